@@ -1,0 +1,32 @@
+// The CUDA driver API, loaded with dlopen at first use so libptxblas.so loads (and forwards)
+// on machines without a GPU or driver. Only the calls ptxblas needs.
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+namespace ptxblas::dispatch {
+
+struct CudaDriver {
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDriverGetVersion)(int*) = nullptr;
+  CUresult (*cuCtxGetCurrent)(CUcontext*) = nullptr;
+  CUresult (*cuCtxGetDevice)(CUdevice*) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, CUjit_option*, void**) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, CUstream, void**, void**) = nullptr;
+  CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;
+};
+
+// The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then
+// in driver_unavailable_reason(). Thread safe; loads once.
+const CudaDriver* cuda_driver();
+const std::string& driver_unavailable_reason();
+
+// "CUDA_ERROR_...: description" for logs.
+std::string cuda_error_text(CUresult r);
+
+}  // namespace ptxblas::dispatch

@@ -1,0 +1,44 @@
+// One GEMM as the shim hands it to dispatch: C = alpha * op(A) * op(B) + beta * C, column-major,
+// arguments already validated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::dispatch {
+
+struct GemmCall {
+  gen::DataType data = gen::DataType::F32;
+  bool scalar_f16 = false;  // alpha/beta stored as f16 (COMPUTE_16F); host values arrive widened
+  gen::Op op_a = gen::Op::N, op_b = gen::Op::N;
+  std::int64_t m = 0, n = 0, k = 0;
+  const void* a = nullptr;
+  std::int64_t lda = 1;
+  const void* b = nullptr;
+  std::int64_t ldb = 1;
+  void* c = nullptr;
+  std::int64_t ldc = 1;
+  // Host pointer mode: values in alpha/beta ({re, im}); device mode: the pointers.
+  bool device_scalars = false;
+  double alpha[2] = {0, 0}, beta[2] = {0, 0};
+  const void* alpha_ptr = nullptr;
+  const void* beta_ptr = nullptr;
+  void* stream = nullptr;  // CUstream == cudaStream_t
+};
+
+struct Outcome {
+  bool served = false;  // false: the caller forwards to the real cuBLAS (nothing was queued)
+  bool failed = false;  // work was partly queued and then failed: report, never forward
+  std::string detail;   // kernel name, or why not served
+};
+
+// Runs the GEMM with a generated kernel on the call's stream, or says why it cannot.
+Outcome run_gemm(const GemmCall& call);
+
+// The configuration the heuristic picks for this problem on a device with `multiprocessors` SMs.
+gen::KernelConfig choose_config(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b,
+                                std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+
+}  // namespace ptxblas::dispatch

@@ -1,0 +1,87 @@
+#include "kernel_cache.hpp"
+
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "cuda_driver.hpp"
+#include "simt_gemm_ptx.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+std::shared_mutex g_mutex;
+std::map<std::pair<CUcontext, std::string>, CUfunction> g_kernels;
+std::map<CUcontext, DeviceInfo> g_devices;
+
+// PTX -> cubin through the driver's JIT (which also keeps its own on-disk cache).
+CUfunction compile(const gen::KernelConfig& config, int sm, std::string& error) {
+  const CudaDriver* d = cuda_driver();
+  gen::GeneratedKernel k;
+  try {
+    k = gen::generate_simt_gemm(config, sm);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return nullptr;
+  }
+  char log[4096] = {};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(sizeof(log))};
+  CUmodule mod = nullptr;
+  if (const CUresult r = d->cuModuleLoadDataEx(&mod, k.ptx.c_str(), 2, opts, vals); r != CUDA_SUCCESS) {
+    error = "JIT of " + k.name + " failed: " + cuda_error_text(r) + " " + log;
+    return nullptr;
+  }
+  CUfunction fn = nullptr;
+  if (const CUresult r = d->cuModuleGetFunction(&fn, mod, k.name.c_str()); r != CUDA_SUCCESS) {
+    error = "kernel " + k.name + " missing from its module: " + cuda_error_text(r);
+    return nullptr;
+  }
+  return fn;
+}
+
+}  // namespace
+
+bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
+  {
+    std::shared_lock lock(g_mutex);
+    if (auto it = g_devices.find(ctx); it != g_devices.end()) {
+      out = it->second;
+      return true;
+    }
+  }
+  const CudaDriver* d = cuda_driver();
+  CUdevice dev = 0;
+  int major = 0, minor = 0, sms = 0;
+  CUresult r = d->cuCtxGetDevice(&dev);
+  if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  if (r != CUDA_SUCCESS) {
+    error = "device query failed: " + cuda_error_text(r);
+    return false;
+  }
+  out = DeviceInfo{10 * major + minor, sms};
+  std::unique_lock lock(g_mutex);
+  g_devices[ctx] = out;
+  return true;
+}
+
+CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {
+  auto key = std::make_pair(ctx, gen::kernel_name(gen::canonical(config)));
+  {
+    std::shared_lock lock(g_mutex);
+    if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
+  }
+  // Compile under the exclusive lock: a second thread asking for the same kernel waits for it
+  // instead of compiling it twice.
+  std::unique_lock lock(g_mutex);
+  if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
+  CUfunction fn = compile(config, sm, error);
+  if (fn) g_kernels.emplace(std::move(key), fn);
+  return fn;
+}
+
+}  // namespace ptxblas::dispatch

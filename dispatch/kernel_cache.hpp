@@ -1,0 +1,24 @@
+// Generated kernels, JIT-compiled by the driver once per CUDA context and kept for the process.
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::dispatch {
+
+struct DeviceInfo {
+  int sm = 0;             // 10 * major + minor
+  int multiprocessors = 0;
+};
+
+// Device facts of the context (cached per context).
+bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error);
+
+// The compiled kernel for `config` in context `ctx`. On failure returns nullptr and sets error.
+// Thread safe.
+CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error);
+
+}  // namespace ptxblas::dispatch

@@ -1,0 +1,58 @@
+#include "kernel_config.hpp"
+
+namespace ptxblas::gen {
+
+bool is_complex(DataType t) { return t == DataType::C32 || t == DataType::C64; }
+
+int storage_bytes(DataType t) {
+  switch (t) {
+    case DataType::F16:
+    case DataType::BF16: return 2;
+    case DataType::F32: return 4;
+    case DataType::F64:
+    case DataType::C32: return 8;
+    case DataType::C64: return 16;
+  }
+  return 0;
+}
+
+int compute_bytes(DataType t) {
+  return (t == DataType::F16 || t == DataType::BF16) ? 4 : storage_bytes(t);
+}
+
+char type_letter(DataType t) {
+  switch (t) {
+    case DataType::F16: return 'h';
+    case DataType::BF16: return 'b';
+    case DataType::F32: return 's';
+    case DataType::F64: return 'd';
+    case DataType::C32: return 'c';
+    case DataType::C64: return 'z';
+  }
+  return '?';
+}
+
+char op_letter(Op op) { return op == Op::N ? 'n' : op == Op::T ? 't' : 'c'; }
+
+KernelConfig canonical(KernelConfig c) {
+  if (!is_complex(c.data)) {
+    if (c.op_a == Op::C) c.op_a = Op::T;
+    if (c.op_b == Op::C) c.op_b = Op::T;
+  }
+  if (c.data != DataType::F16) c.scalar_f16 = false;
+  return c;
+}
+
+std::string kernel_name(const KernelConfig& c) {
+  std::string s = "simt_";
+  s += type_letter(c.data);
+  if (c.scalar_f16) s += "16";
+  s += '_';
+  s += op_letter(c.op_a);
+  s += op_letter(c.op_b);
+  s += '_' + std::to_string(c.ml) + 'x' + std::to_string(c.nl) + 'x' + std::to_string(c.u) + '_' +
+       std::to_string(c.ms) + 'x' + std::to_string(c.ns);
+  return s;
+}
+
+}  // namespace ptxblas::gen

@@ -1,0 +1,41 @@
+// What a generated GEMM kernel is specialised on. Shapes, leading dimensions, pointers and scalars
+// are launch arguments, so one compiled kernel serves every problem of its family.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ptxblas::gen {
+
+// Storage type of A, B and C.
+enum class DataType : std::uint8_t { F16, BF16, F32, F64, C32, C64 };
+// op(X): as stored, transposed, conjugate-transposed (C is T for real types).
+enum class Op : std::uint8_t { N, T, C };
+
+struct KernelConfig {
+  DataType data = DataType::F32;
+  bool scalar_f16 = false;  // alpha/beta live as f16 when read through a device pointer
+  Op op_a = Op::N;
+  Op op_b = Op::N;
+  int ml = 64, nl = 64, u = 8;  // block tile: rows of C, columns of C, K-step
+  int ms = 4, ns = 4;           // thread tile (strided over the block tile)
+
+  int threads() const { return (ml / ms) * (nl / ns); }
+  bool operator==(const KernelConfig&) const = default;
+};
+
+bool is_complex(DataType t);
+// Bytes of one stored element of A/B/C.
+int storage_bytes(DataType t);
+// Bytes of one element as the kernel computes with it (f16/bf16 widen to f32).
+int compute_bytes(DataType t);
+char type_letter(DataType t);  // s d c z h b
+char op_letter(Op op);         // n t c
+
+// Real types have no conjugate: C is folded into T so equal kernels get equal names.
+KernelConfig canonical(KernelConfig c);
+
+// Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4"; also the cache key.
+std::string kernel_name(const KernelConfig& c);
+
+}  // namespace ptxblas::gen

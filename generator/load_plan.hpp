@@ -1,0 +1,28 @@
+// How the threads of a block copy one operand's K-step tile from global to shared memory.
+// Consecutive threads walk the stored matrix's row index (the "fast" dimension) so global reads
+// coalesce; each thread owns `slots` elements at compile-time offsets from its base position.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::gen {
+
+enum class Operand { A, B };
+
+struct LoadPlan {
+  int mn_extent = 0;         // ML for A, NL for B
+  bool mn_is_row = false;    // the stored row index is M (A) or N (B); otherwise it is K
+  int fast_extent = 0;       // extent of the stored row index within the tile
+  int slow_extent = 0;
+  bool tid_wraps = false;    // threads % fast == 0: base = (tid % fast, tid / fast); else (tid, 0)
+  int smem_pad = 0;          // elements of padding per shared-memory row ([k][mn + pad] layout)
+  std::vector<std::pair<int, int>> offsets;  // per slot: (fast offset, slow offset)
+};
+
+// Empty plan (no offsets) when the tile cannot be split evenly over the block's threads.
+LoadPlan make_load_plan(const KernelConfig& c, Operand which);
+
+}  // namespace ptxblas::gen

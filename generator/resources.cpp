@@ -1,0 +1,53 @@
+#include "resources.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "load_plan.hpp"
+
+namespace ptxblas::gen {
+namespace {
+
+int round_up(int x, int to) { return (x + to - 1) / to * to; }
+
+int smem_array_bytes(const KernelConfig& c, Operand which) {
+  const LoadPlan p = make_load_plan(c, which);
+  return round_up(c.u * (p.mn_extent + p.smem_pad) * compute_bytes(c.data), 16);
+}
+
+}  // namespace
+
+Resources predict_resources(const KernelConfig& c) {
+  Resources r;
+  r.threads = c.threads();
+  r.smem_bytes = smem_array_bytes(c, Operand::A) + smem_array_bytes(c, Operand::B);
+  // 32-bit registers: accumulators, one K-slice of A and B fragments, the prefetched tile held
+  // in registers between global load and shared store, plus addressing. Coefficients were fitted
+  // to ptxas 13.0 output over the families CI assembles.
+  const int w = compute_bytes(c.data) / 4;
+  const int slots = (c.ml + c.nl) * c.u / std::max(1, r.threads);
+  const int acc = c.ms * c.ns * w;
+  const int frag = (c.ms + c.ns) * w;
+  const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4);
+  r.regs_predicted = acc + frag + prefetch + 2 * slots + 16;
+  return r;
+}
+
+int register_margin(const Resources& r) { return std::max(16, r.regs_predicted / 4); }
+
+std::string why_illegal(const KernelConfig& c, const Limits& lim) {
+  if (c.ml <= 0 || c.nl <= 0 || c.u <= 0 || c.ms <= 0 || c.ns <= 0) return "non-positive tile size";
+  if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
+  const int threads = c.threads();
+  if (threads % 32 != 0) return "threads per block not a multiple of 32";
+  if (threads > lim.max_threads_per_block) return "too many threads per block";
+  if (make_load_plan(c, Operand::A).offsets.empty() || make_load_plan(c, Operand::B).offsets.empty())
+    return "tile loads do not split evenly over the threads";
+  const Resources r = predict_resources(c);
+  if (r.smem_bytes > lim.max_static_smem) return "shared memory exceeds the static limit";
+  if (r.regs_predicted > lim.max_regs_per_thread) return "too many registers per thread";
+  if (r.regs_predicted * threads > lim.regs_per_sm) return "block does not fit the register file";
+  return {};
+}
+
+}  // namespace ptxblas::gen

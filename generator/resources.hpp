@@ -1,0 +1,32 @@
+// Legality of a configuration and the resources its kernel uses, computed without compiling.
+// CI checks these predictions against what `ptxas -v` reports (testing/cpu_generator).
+#pragma once
+
+#include <string>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::gen {
+
+struct Limits {  // per-device hardware limits (defaults: sm_80 / sm_90)
+  int max_threads_per_block = 1024;
+  int max_static_smem = 48 * 1024;
+  int max_regs_per_thread = 255;
+  int regs_per_sm = 65536;
+};
+
+struct Resources {
+  int threads = 0;
+  int smem_bytes = 0;      // exact: the kernel's static shared arrays
+  int regs_predicted = 0;  // ptxas agrees within register_margin()
+};
+
+Resources predict_resources(const KernelConfig& c);
+
+// Allowed distance between predicted and ptxas-reported registers per thread.
+int register_margin(const Resources& r);
+
+// Empty when legal, else one line saying why not.
+std::string why_illegal(const KernelConfig& c, const Limits& lim = {});
+
+}  // namespace ptxblas::gen

@@ -1,0 +1,19 @@
+// The tile shapes offered per data type, largest first. Until the tuner's pruned space lands this
+// short list is the whole search space: dispatch picks from it and CI assembles every entry.
+#pragma once
+
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::gen {
+
+struct Tile {
+  int ml, nl, u, ms, ns;
+};
+
+const std::vector<Tile>& tile_catalog(DataType t);
+
+KernelConfig with_tile(KernelConfig c, const Tile& t);
+
+}  // namespace ptxblas::gen

@@ -1,0 +1,39 @@
+/* ptxblas — the library's own C entry points (ELF version node PTXBLAS_0).
+ *
+ * Everything else libptxblas.so exports carries the cuBLAS names and ABI (version node
+ * libcublas.so.13) and is declared by <cublas_v2.h>. These few functions let tests, benchmarks and
+ * the demo ask what ptxblas did, without knowing its internals. All are thread safe and never
+ * touch the GPU. */
+#ifndef PTXBLAS_PTXBLAS_H
+#define PTXBLAS_PTXBLAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the calling thread's last cuBLAS-API call through ptxblas did: the name of the generated
+ * kernel that served it (e.g. "simt_s_nt_64x64x8_4x4"), "forwarded: <reason>", "error: <status>"
+ * or "none". The string stays valid until the thread's next call. */
+const char* ptxblas_last_call(void);
+
+/* Process-wide counters since load: calls served by ptxblas kernels and calls forwarded to the
+ * real cuBLAS. Either pointer may be NULL. */
+void ptxblas_counters(uint64_t* served, uint64_t* forwarded);
+
+/* Describe, without a GPU, the kernel ptxblas would generate for a GEMM:
+ *   type: "S", "D", "C", "Z", "H" (f16 data, f16 scalars), "H32" (f16 data, f32 compute),
+ *         "B" (bf16 data, f32 compute);
+ *   transa/transb: 'N', 'T' or 'C'.
+ * Writes one line (kernel name, PTX size, predicted registers and shared memory) into buf.
+ * Returns 0, or -1 for an unknown type or op. */
+int ptxblas_describe_gemm(const char* type, char transa, char transb, int64_t m, int64_t n,
+                          int64_t k, char* buf, size_t buflen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+#include "call_record.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "ptxblas/ptxblas.h"
+
+namespace ptxblas::shim {
+namespace {
+
+std::atomic<std::uint64_t> g_served{0}, g_forwarded{0};
+thread_local std::string t_last = "none";
+
+bool log_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("PTXBLAS_LOG");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+void emit(const CallShape& s, const std::string& what) {
+  if (!log_enabled()) return;
+  std::fprintf(stderr, "ptxblas: %s %c%c m=%lld n=%lld k=%lld -> %s\n", s.entry, s.transa, s.transb, s.m, s.n,
+               s.k, what.c_str());
+}
+
+}  // namespace
+
+void record_served(const CallShape& s, const std::string& kernel) {
+  g_served.fetch_add(1, std::memory_order_relaxed);
+  t_last = kernel;
+  emit(s, "kernel " + kernel);
+}
+
+void record_forwarded(const CallShape& s, const std::string& reason) {
+  g_forwarded.fetch_add(1, std::memory_order_relaxed);
+  t_last = "forwarded: " + reason;
+  emit(s, t_last);
+}
+
+void record_error(const CallShape& s, const std::string& what) {
+  t_last = "error: " + what;
+  emit(s, t_last);
+}
+
+}  // namespace ptxblas::shim
+
+extern "C" {
+
+__attribute__((visibility("default"))) const char* ptxblas_last_call(void) {
+  return ptxblas::shim::t_last.c_str();
+}
+
+__attribute__((visibility("default"))) void ptxblas_counters(uint64_t* served, uint64_t* forwarded) {
+  if (served) *served = ptxblas::shim::g_served.load();
+  if (forwarded) *forwarded = ptxblas::shim::g_forwarded.load();
+}
+
+}

@@ -1,0 +1,18 @@
+// What each call did: the thread's last-call string, process counters, and the PTXBLAS_LOG line.
+#pragma once
+
+#include <string>
+
+namespace ptxblas::shim {
+
+struct CallShape {
+  const char* entry;
+  char transa, transb;
+  long long m, n, k;
+};
+
+void record_served(const CallShape& s, const std::string& kernel);
+void record_forwarded(const CallShape& s, const std::string& reason);
+void record_error(const CallShape& s, const std::string& what);
+
+}  // namespace ptxblas::shim

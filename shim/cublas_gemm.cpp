@@ -1,0 +1,71 @@
+// cublas{S,D,C,Z}gemm_v2, cublasHgemm and their _64 variants.
+#include <cublas_api.h>
+
+#include "export.hpp"
+#include "gemm_entry.hpp"
+#include "real_cublas.hpp"
+
+namespace ptxblas::shim {
+namespace {
+
+template <class T>
+struct Typed;
+template <>
+struct Typed<float> {
+  static constexpr gen::DataType data = gen::DataType::F32;
+  static constexpr ScalarKind scalars = ScalarKind::F32;
+};
+template <>
+struct Typed<double> {
+  static constexpr gen::DataType data = gen::DataType::F64;
+  static constexpr ScalarKind scalars = ScalarKind::F64;
+};
+template <>
+struct Typed<cuComplex> {
+  static constexpr gen::DataType data = gen::DataType::C32;
+  static constexpr ScalarKind scalars = ScalarKind::C32;
+};
+template <>
+struct Typed<cuDoubleComplex> {
+  static constexpr gen::DataType data = gen::DataType::C64;
+  static constexpr ScalarKind scalars = ScalarKind::C64;
+};
+template <>
+struct Typed<__half> {
+  static constexpr gen::DataType data = gen::DataType::F16;
+  static constexpr ScalarKind scalars = ScalarKind::F16;
+};
+
+template <class T, class I>
+cublasStatus_t gemm(const char* entry, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n,
+                    I k, const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
+  using Real = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                  const T*, I, const T*, I, const T*, T*, I);
+  const GemmRequest r{entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, Typed<T>::data,
+                      Typed<T>::scalars};
+  return serve_gemm(r, [&] {
+    const Real real = real_cublas<Real>(entry);
+    return real ? real(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc) : CUBLAS_STATUS_NOT_INITIALIZED;
+  });
+}
+
+}  // namespace
+}  // namespace ptxblas::shim
+
+#define PTXBLAS_GEMM_ENTRY(NAME, T, I)                                                                \
+  PTXBLAS_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n, \
+                                     I k, const T* alpha, const T* A, I lda, const T* B, I ldb,          \
+                                     const T* beta, T* C, I ldc) {                                      \
+    return ptxblas::shim::gemm<T, I>(#NAME, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);   \
+  }
+
+PTXBLAS_GEMM_ENTRY(cublasSgemm_v2, float, int)
+PTXBLAS_GEMM_ENTRY(cublasDgemm_v2, double, int)
+PTXBLAS_GEMM_ENTRY(cublasCgemm_v2, cuComplex, int)
+PTXBLAS_GEMM_ENTRY(cublasZgemm_v2, cuDoubleComplex, int)
+PTXBLAS_GEMM_ENTRY(cublasHgemm, __half, int)
+PTXBLAS_GEMM_ENTRY(cublasSgemm_v2_64, float, int64_t)
+PTXBLAS_GEMM_ENTRY(cublasDgemm_v2_64, double, int64_t)
+PTXBLAS_GEMM_ENTRY(cublasCgemm_v2_64, cuComplex, int64_t)
+PTXBLAS_GEMM_ENTRY(cublasZgemm_v2_64, cuDoubleComplex, int64_t)
+PTXBLAS_GEMM_ENTRY(cublasHgemm_64, __half, int64_t)

@@ -1,0 +1,112 @@
+// Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "ptxas_runner.hpp"
+#include "resources.hpp"
+#include "simt_gemm_ptx.hpp"
+#include "tile_catalog.hpp"
+
+using namespace ptxblas::gen;
+
+namespace {
+
+struct Family {
+  KernelConfig config;
+  int sm;
+};
+
+std::vector<Family> all_families() {
+  std::vector<Family> out;
+  struct TypeVariant {
+    DataType data;
+    bool f16_scalars;
+  };
+  const TypeVariant types[] = {{DataType::F32, false}, {DataType::F64, false}, {DataType::C32, false},
+                               {DataType::C64, false}, {DataType::F16, false}, {DataType::F16, true},
+                               {DataType::BF16, false}};
+  for (const auto& tv : types) {
+    const std::vector<Op> ops = is_complex(tv.data) ? std::vector<Op>{Op::N, Op::T, Op::C}
+                                                    : std::vector<Op>{Op::N, Op::T};
+    for (const Tile& t : tile_catalog(tv.data))
+      for (Op a : ops)
+        for (Op b : ops)
+          for (int sm : {80, 90}) {
+            KernelConfig c;
+            c.data = tv.data;
+            c.scalar_f16 = tv.f16_scalars;
+            c.op_a = a;
+            c.op_b = b;
+            out.push_back({with_tile(c, t), sm});
+          }
+  }
+  return out;
+}
+
+struct Result {
+  std::string name;
+  int sm;
+  Resources predicted;
+  PtxasReport report;
+};
+
+Result assemble(const Family& f) {
+  const GeneratedKernel k = generate_simt_gemm(f.config, f.sm);
+  return {k.name, f.sm, k.resources, run_ptxas(k.ptx, f.sm)};
+}
+
+}  // namespace
+
+TEST(PtxasFamilies, AssembleAndMatchLegalityModel) {
+  const std::vector<Family> families = all_families();
+  // Two ptxas processes at a time: the CI machine has two cores.
+  std::vector<Result> results;
+  for (size_t i = 0; i < families.size(); i += 2) {
+    auto first = std::async(std::launch::async, assemble, families[i]);
+    if (i + 1 < families.size()) results.push_back(assemble(families[i + 1]));
+    results.push_back(first.get());
+  }
+  int worst_gap = 0;
+  for (const Result& r : results) {
+    SCOPED_TRACE(r.name + " sm_" + std::to_string(r.sm));
+    ASSERT_TRUE(r.report.ok) << r.report.log;
+    EXPECT_EQ(r.report.smem_bytes, r.predicted.smem_bytes) << r.report.log;
+    EXPECT_EQ(r.report.spill_bytes, 0) << r.report.log;
+    EXPECT_EQ(r.report.stack_bytes, 0) << r.report.log;
+    const int gap = r.report.registers - r.predicted.regs_predicted;
+    EXPECT_LE(std::abs(gap), register_margin(r.predicted))
+        << "ptxas " << r.report.registers << " registers, predicted " << r.predicted.regs_predicted;
+    worst_gap = std::max(worst_gap, std::abs(gap));
+  }
+  std::printf("assembled %zu kernels; worst register gap %d\n", results.size(), worst_gap);
+  if (std::getenv("PTXBLAS_PRINT_REGS"))
+    for (const Result& r : results)
+      std::printf("%s sm_%d ptxas %d predicted %d\n", r.name.c_str(), r.sm, r.report.registers,
+                  r.predicted.regs_predicted);
+}
+
+TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
+  KernelConfig c;
+  c.ml = 48;  // 48/4 x 64/4 = 192 threads: 48*8 A elements do not split evenly... and 64x8 B do
+  c.ms = 4;
+  c.nl = 64;
+  c.ns = 5;  // does not divide NL
+  EXPECT_FALSE(why_illegal(c).empty());
+  EXPECT_THROW(generate_simt_gemm(c, 90), std::invalid_argument);
+  KernelConfig big;
+  big.ml = big.nl = 256;
+  big.ms = big.ns = 4;  // 4096 threads
+  EXPECT_NE(why_illegal(big).find("threads"), std::string::npos);
+  KernelConfig smem;
+  smem.data = DataType::C64;
+  smem.ml = smem.nl = 256;
+  smem.u = 16;
+  smem.ms = smem.ns = 16;  // 256 threads, 2 x 16 x 257 x 16 B of shared memory
+  EXPECT_NE(why_illegal(smem).find("shared"), std::string::npos);
+  KernelConfig sm70;
+  EXPECT_THROW(generate_simt_gemm(sm70, 70), std::invalid_argument);
+}
