@@ -52,6 +52,7 @@ std::string kernel_name(const KernelConfig& c) {
   s += op_letter(c.op_b);
   s += '_' + std::to_string(c.ml) + 'x' + std::to_string(c.nl) + 'x' + std::to_string(c.u) + '_' +
        std::to_string(c.ms) + 'x' + std::to_string(c.ns);
+  if (c.vec > 1) s += "_v" + std::to_string(c.vec);
   return s;
 }
 

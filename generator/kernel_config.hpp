@@ -18,7 +18,8 @@ struct KernelConfig {
   Op op_a = Op::N;
   Op op_b = Op::N;
   int ml = 64, nl = 64, u = 8;  // block tile: rows of C, columns of C, K-step
-  int ms = 4, ns = 4;           // thread tile (strided over the block tile)
+  int ms = 4, ns = 4;           // thread tile, spread over the block tile in runs of `vec`
+  int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
 
   int threads() const { return (ml / ms) * (nl / ns); }
   bool operator==(const KernelConfig&) const = default;

@@ -1,5 +1,7 @@
 #include "load_plan.hpp"
 
+#include <algorithm>
+
 namespace ptxblas::gen {
 
 LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
@@ -10,8 +12,9 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
   p.mn_is_row = which == Operand::A ? op == Op::N : op != Op::N;
   p.fast_extent = p.mn_is_row ? p.mn_extent : c.u;
   p.slow_extent = p.mn_is_row ? c.u : p.mn_extent;
-  // Threads writing consecutive k land one shared row apart: pad to spread them over banks.
-  p.smem_pad = p.mn_is_row ? 0 : 1;
+  // Threads writing consecutive k land one shared row apart: pad to spread them over banks,
+  // by whole vectors so the compute loop's vector loads stay aligned.
+  p.smem_pad = p.mn_is_row ? 0 : std::max(1, c.vec);
 
   const int threads = c.threads();
   const int total = p.fast_extent * p.slow_extent;

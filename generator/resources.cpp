@@ -38,6 +38,9 @@ int register_margin(const Resources& r) { return std::max(16, r.regs_predicted /
 std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (c.ml <= 0 || c.nl <= 0 || c.u <= 0 || c.ms <= 0 || c.ns <= 0) return "non-positive tile size";
   if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
+  if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
+  if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
+  if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
   const int threads = c.threads();
   if (threads % 32 != 0) return "threads per block not a multiple of 32";
   if (threads > lim.max_threads_per_block) return "too many threads per block";

@@ -309,12 +309,28 @@ class Emitter {
     return v;
   }
 
-  void load_frag(const Value& v, const std::string& base, int byte_off) {
-    if (t_.cplx)
-      ins("ld.shared.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + base + "+" + num(byte_off) +
-          "]");
-    else
-      ins("ld.shared." + t_.ct + " " + v.re + ", [" + base + "+" + num(byte_off) + "]");
+  // Fragments first..first+vec-1 of `x` from one contiguous run in shared memory.
+  void load_frags(const std::string& x, int first, const std::string& base, int byte_off) {
+    std::vector<std::string> regs;
+    for (int v = 0; v < c_.vec; ++v) {
+      const Value f = frag(x, first + v);
+      regs.push_back(f.re);
+      if (t_.cplx) regs.push_back(f.im);
+    }
+    const std::string addr = "[" + base + "+" + num(byte_off) + "]";
+    if (regs.size() == 1) {
+      ins("ld.shared." + t_.ct + " " + regs[0] + ", " + addr);
+      return;
+    }
+    std::string list;
+    for (const auto& reg : regs) list += (list.empty() ? "" : ", ") + reg;
+    ins("ld.shared.v" + num(static_cast<long long>(regs.size())) + "." + t_.ct + " {" + list + "}, " + addr);
+  }
+
+  // Thread tile row i (column j) sits at tile position run * (threads along M) * vec + own * vec
+  // + i % vec: each run of `vec` is contiguous, runs are strided so a warp's loads coalesce.
+  int tile_offset(int i, int threads_along) const {
+    return (i / c_.vec) * threads_along * c_.vec + i % c_.vec;
   }
 
   // One K-step tile of outer products from shared memory.
@@ -323,12 +339,13 @@ class Emitter {
     const int tx_count = c_.ml / c_.ms, ty_count = c_.nl / c_.ns;
     const std::string f = "fma.rn." + t_.ct + " ";
     for (int kk = 0; kk < c_.u; ++kk) {
-      for (int i = 0; i < c_.ms; ++i)
-        load_frag(frag("a", i), "%ra", (kk * (c_.ml + pa.smem_pad) + i * tx_count) * t_.cb);
-      for (int j = 0; j < c_.ns; ++j) {
-        load_frag(frag("b", j), "%rb", (kk * (c_.nl + pb.smem_pad) + j * ty_count) * t_.cb);
-        if (t_.cplx) ins("neg." + t_.ct + " " + ct("fb" + num(j) + "_ni") + ", %fb" + num(j) + "_i");
-      }
+      for (int i = 0; i < c_.ms; i += c_.vec)
+        load_frags("a", i, "%ra", (kk * (c_.ml + pa.smem_pad) + tile_offset(i, tx_count)) * t_.cb);
+      for (int j = 0; j < c_.ns; j += c_.vec)
+        load_frags("b", j, "%rb", (kk * (c_.nl + pb.smem_pad) + tile_offset(j, ty_count)) * t_.cb);
+      if (t_.cplx)
+        for (int j = 0; j < c_.ns; ++j)
+          ins("neg." + t_.ct + " " + ct("fb" + num(j) + "_ni") + ", %fb" + num(j) + "_i");
       for (int i = 0; i < c_.ms; ++i)
         for (int j = 0; j < c_.ns; ++j) {
           const Value a = frag("a", i), b = frag("b", j), d = acc(i, j);
@@ -348,9 +365,9 @@ class Emitter {
     ins("@%p_skip bra L_epilogue");
     ins("mov.s32 " + r("s32", "krem") + ", %k");
     ins("mov.u32 " + r("u32", "ra") + ", smem_a");
-    ins("mad.lo.u32 %ra, %tx, " + num(t_.cb) + ", %ra");
+    ins("mad.lo.u32 %ra, %tx, " + num(t_.cb * c_.vec) + ", %ra");
     ins("mov.u32 " + r("u32", "rb") + ", smem_b");
-    ins("mad.lo.u32 %rb, %ty, " + num(t_.cb) + ", %rb");
+    ins("mad.lo.u32 %rb, %ty, " + num(t_.cb * c_.vec) + ", %rb");
     load_tile(Operand::A);
     load_tile(Operand::B);
     w_.label("L_k_loop");
@@ -403,36 +420,39 @@ class Emitter {
     const std::string rowi = r("s32", "row_i"), colj = r("s32", "col_j");
     const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
     ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
-    ins("add.s32 " + rowi + ", %m0, %tx");
-    ins("add.s32 " + colj + ", %n0, %ty");
+    ins("mad.lo.s32 " + rowi + ", %tx, " + num(c_.vec) + ", %m0");
+    ins("mad.lo.s32 " + colj + ", %ty, " + num(c_.vec) + ", %n0");
     ins("mul.wide.s32 " + tmp + ", " + colj + ", 1");
     ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ldcb);
     ins("add.s64 " + cptr + ", %gc, " + tmp);
     ins("mul.wide.s32 " + tmp + ", " + rowi + ", " + num(t_.es));
     ins("add.s64 " + cptr + ", " + cptr + ", " + tmp);
-    ins("mul.lo.s64 " + r("s64", "c_colstep") + ", " + ldcb + ", " + num(ty_count));
+    const std::string cbase = r("u64", "c_base");
+    ins("mov.u64 " + cbase + ", " + cptr);
     for (int i = 0; i < c_.ms; ++i) {
       const std::string ri = r("s32", "ri" + num(i));
-      ins("add.s32 " + ri + ", " + rowi + ", " + num(i * tx_count));
+      ins("add.s32 " + ri + ", " + rowi + ", " + num(tile_offset(i, tx_count)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
     for (int j = 0; j < c_.ns; ++j) {
       const std::string cj = r("s32", "cj");
-      ins("add.s32 " + cj + ", " + colj + ", " + num(j * ty_count));
+      ins("add.s32 " + cj + ", " + colj + ", " + num(tile_offset(j, ty_count)));
+      ins("mul.lo.s64 " + tmp + ", " + ldcb + ", " + num(tile_offset(j, ty_count)));
+      ins("add.s64 " + cptr + ", " + cbase + ", " + tmp);
       ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
       for (int i = 0; i < c_.ms; ++i) {
         const std::string p = r("pred", "p_out"), pr = r("pred", "p_read");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
         ins("and.pred " + pr + ", " + p + ", !" + bz);
-        const std::string addr = "[" + cptr + "+" + num(static_cast<long long>(i) * tx_count * t_.es) + "]";
+        const std::string addr =
+            "[" + cptr + "+" + num(static_cast<long long>(tile_offset(i, tx_count)) * t_.es) + "]";
         mul(out, alpha_, acc(i, j));
         read_c(cv, pr, addr);
         mul_add(out, beta_, cv);
         write_c(out, p, addr);
       }
-      ins("add.s64 " + cptr + ", " + cptr + ", %c_colstep");
     }
     ins("ret");
   }

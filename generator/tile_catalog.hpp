@@ -9,7 +9,7 @@
 namespace ptxblas::gen {
 
 struct Tile {
-  int ml, nl, u, ms, ns;
+  int ml, nl, u, ms, ns, vec;
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);
