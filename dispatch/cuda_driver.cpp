@@ -35,6 +35,8 @@ Loaded load() {
                    bind(lib, "cuModuleGetFunction", d.cuModuleGetFunction) &&
                    bind(lib, "cuLaunchKernel", d.cuLaunchKernel) &&
                    bind(lib, "cuGetErrorString", d.cuGetErrorString);
+  bind(lib, "cuMemAllocAsync", d.cuMemAllocAsync);
+  bind(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

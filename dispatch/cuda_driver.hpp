@@ -19,6 +19,9 @@ struct CudaDriver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, CUstream, void**, void**) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;
+  // Stream-ordered allocation for split-K workspaces (optional: without it there is no split).
+  CUresult (*cuMemAllocAsync)(CUdeviceptr*, size_t, CUstream) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
 };
 
 // The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then

@@ -37,8 +37,19 @@ struct Outcome {
 // Runs the GEMM with a generated kernel on the call's stream, or says why it cannot.
 Outcome run_gemm(const GemmCall& call);
 
-// The configuration the heuristic picks for this problem on a device with `multiprocessors` SMs.
-gen::KernelConfig choose_config(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b,
-                                std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+// How a problem runs: the kernel configuration and the split of K over blocks (kg slices of
+// kchunk, summed by the reduction kernel; kg == 1: no split).
+struct Plan {
+  gen::KernelConfig config;
+  int kg = 1;
+  std::int64_t kchunk = 0;
+};
+
+// What the heuristic picks for this problem on a device with `multiprocessors` SMs.
+Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
+               std::int64_t k, int multiprocessors);
+
+// "kernel name" or "kernel name kg=N" for logs.
+std::string describe(const Plan& p);
 
 }  // namespace ptxblas::dispatch

@@ -1,4 +1,4 @@
-// GemmCall -> generated kernel launched on the caller's stream.
+// GemmCall -> generated kernel(s) launched on the caller's stream.
 #include <algorithm>
 #include <climits>
 
@@ -6,6 +6,7 @@
 #include "gemm_call.hpp"
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
+#include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
@@ -15,6 +16,106 @@ constexpr std::int64_t kMaxGridY = 65535;
 constexpr std::int64_t kMaxDim = INT_MAX - 1024;
 
 bool is_f64(gen::DataType t) { return t == gen::DataType::F64 || t == gen::DataType::C64; }
+
+// alpha/beta as the kernels take them: compute precision, host values or device pointers.
+struct Scalars {
+  double d[4];
+  float f[4];
+  std::uint64_t alpha_ptr, beta_ptr;
+  bool wide;
+  void* at(int i) { return wide ? static_cast<void*>(&d[i]) : static_cast<void*>(&f[i]); }
+};
+
+Scalars scalars_of(const GemmCall& call) {
+  Scalars s{{call.alpha[0], call.alpha[1], call.beta[0], call.beta[1]}, {}, 0, 0, is_f64(call.data)};
+  for (int i = 0; i < 4; ++i) s.f[i] = static_cast<float>(s.d[i]);
+  if (call.device_scalars) {
+    s.alpha_ptr = reinterpret_cast<std::uint64_t>(call.alpha_ptr);
+    s.beta_ptr = reinterpret_cast<std::uint64_t>(call.beta_ptr);
+  }
+  return s;
+}
+
+CUresult launch(const CudaDriver* d, CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned threads,
+                const GemmCall& call, void** params) {
+  return d->cuLaunchKernel(fn, gx, gy, gz, threads, 1, 1, 0, static_cast<CUstream>(call.stream), params, nullptr);
+}
+
+// kg > 1: slices into a stream-ordered workspace, then the reduction writes C. C is written only
+// by the reduction, so any failure here leaves C untouched and the call can still be forwarded.
+Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, const Plan& plan,
+                  CUfunction gemm) {
+  Outcome out;
+  CUfunction reduce = cached_reduce_kernel(ctx, call.data, plan.config.scalar_f16, dev.sm, out.detail);
+  if (!reduce) return out;
+  const auto stream = static_cast<CUstream>(call.stream);
+  const std::size_t bytes =
+      static_cast<std::size_t>(plan.kg) * call.m * call.n * gen::compute_bytes(call.data);
+  CUdeviceptr ws = 0;
+  if (const CUresult r = d->cuMemAllocAsync(&ws, bytes, stream); r != CUDA_SUCCESS) {
+    out.detail = "split-K workspace: " + cuda_error_text(r);
+    return out;
+  }
+  Scalars s = scalars_of(call);
+  std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
+  std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c), wsp = ws;
+  std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
+  std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
+  std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk), kg = plan.kg;
+  void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
+                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk};
+  void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
+                                      &s.alpha_ptr, &s.beta_ptr};
+  const auto& cfg = plan.config;
+  CUresult r = launch(d, gemm, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
+                      static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
+                      static_cast<unsigned>(cfg.threads()), call, gp);
+  if (r == CUDA_SUCCESS)
+    r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceThreads - 1) / gen::kReduceThreads),
+               1, 1, gen::kReduceThreads, call, rp);
+  d->cuMemFreeAsync(ws, stream);
+  if (r != CUDA_SUCCESS) {
+    out.detail = "launch failed: " + cuda_error_text(r);
+    return out;
+  }
+  out.served = true;
+  out.detail = describe(plan);
+  return out;
+}
+
+Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, CUfunction fn) {
+  Outcome out;
+  Scalars s = scalars_of(call);
+  std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
+  std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c), ws = 0;
+  std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
+  std::int32_t m = static_cast<std::int32_t>(call.m), k = static_cast<std::int32_t>(call.k), kchunk = k;
+  const auto& cfg = plan.config;
+  // Grid y is limited to 65535 blocks: wide problems go in column chunks, each a launch with
+  // B and C advanced to the chunk's first column.
+  const std::int64_t chunk_cols = kMaxGridY * cfg.nl;
+  const std::int64_t es = gen::storage_bytes(call.data);
+  const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml);
+  for (std::int64_t n0 = 0; n0 < call.n; n0 += chunk_cols) {
+    std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
+    std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
+    std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
+    void* params[gen::kKernelParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
+                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk};
+    const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
+                              static_cast<unsigned>(cfg.threads()), call, params);
+    if (r != CUDA_SUCCESS) {
+      // A failure after the first chunk leaves part of C updated: forwarding would apply beta
+      // twice there, so that case is reported as an execution failure instead.
+      out.detail = "launch failed: " + cuda_error_text(r);
+      out.failed = n0 != 0;
+      return out;
+    }
+  }
+  out.served = true;
+  out.detail = describe(plan);
+  return out;
+}
 
 }  // namespace
 
@@ -40,50 +141,14 @@ Outcome run_gemm(const GemmCall& call) {
     out.detail = "device older than sm_80";
     return out;
   }
-  const gen::KernelConfig cfg =
-      choose_config(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
-  CUfunction fn = cached_kernel(ctx, cfg, dev.sm, out.detail);
-  if (!fn) return out;
-
-  // Launch arguments in the order of kernel_abi.hpp. Scalars travel in compute precision.
-  std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
-  std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c);
-  std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
-  std::int32_t m = static_cast<std::int32_t>(call.m), k = static_cast<std::int32_t>(call.k);
-  double sd[4] = {call.alpha[0], call.alpha[1], call.beta[0], call.beta[1]};
-  float sf[4] = {static_cast<float>(sd[0]), static_cast<float>(sd[1]), static_cast<float>(sd[2]),
-                 static_cast<float>(sd[3])};
-  std::uint64_t ap = call.device_scalars ? reinterpret_cast<std::uint64_t>(call.alpha_ptr) : 0;
-  std::uint64_t bp = call.device_scalars ? reinterpret_cast<std::uint64_t>(call.beta_ptr) : 0;
-  void* scalars = is_f64(call.data) ? static_cast<void*>(sd) : static_cast<void*>(sf);
-  const std::size_t sbytes = is_f64(call.data) ? 8 : 4;
-  auto scalar = [&](int i) { return static_cast<char*>(scalars) + i * sbytes; };
-
-  // Grid y is limited to 65535 blocks: wide problems go in column chunks, each a launch with
-  // B and C advanced to the chunk's first column.
-  const std::int64_t chunk_cols = kMaxGridY * cfg.nl;
-  const std::int64_t es = gen::storage_bytes(call.data);
-  const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml);
-  for (std::int64_t n0 = 0; n0 < call.n; n0 += chunk_cols) {
-    std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
-    std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
-    std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
-    void* params[gen::kKernelParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k,
-                                            scalar(0), scalar(1), scalar(2), scalar(3), &ap, &bp};
-    const unsigned grid_y = static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl);
-    const CUresult r = d->cuLaunchKernel(fn, grid_x, grid_y, 1, static_cast<unsigned>(cfg.threads()), 1, 1, 0,
-                                         static_cast<CUstream>(call.stream), params, nullptr);
-    if (r != CUDA_SUCCESS) {
-      // A failure after the first chunk leaves part of C updated: forwarding would apply beta
-      // twice there, so that case is reported as an execution failure instead.
-      out.detail = "launch failed: " + cuda_error_text(r);
-      out.failed = n0 != 0;
-      return out;
-    }
+  Plan plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
+    plan.kg = 1;
+    plan.kchunk = call.k;
   }
-  out.served = true;
-  out.detail = gen::kernel_name(cfg);
-  return out;
+  CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
+  if (!fn) return out;
+  return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);
 }
 
 }  // namespace ptxblas::dispatch

@@ -1,27 +1,59 @@
-// Simple tile choice until the model lands: the largest catalogued tile that still gives every
-// SM a block.
+// Simple choices until the model lands: the largest catalogued tile that still gives every SM a
+// block, and when even the smallest leaves SMs idle, K split over blocks (ISAAC's KG).
+#include <algorithm>
+
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
 
 namespace ptxblas::dispatch {
+namespace {
 
-gen::KernelConfig choose_config(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b,
-                                std::int64_t m, std::int64_t n, std::int64_t /*k*/, int multiprocessors) {
+constexpr std::int64_t kMinSliceK = 128;      // no slice shallower than this
+constexpr int kMaxSlices = 256;
+constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
+               std::int64_t k, int multiprocessors) {
   const auto& tiles = gen::tile_catalog(data);
   gen::Tile pick = tiles.back();
   for (const gen::Tile& t : tiles) {
-    const std::int64_t blocks = ((m + t.ml - 1) / t.ml) * ((n + t.nl - 1) / t.nl);
-    if (blocks >= multiprocessors) {
+    if (ceil_div(m, t.ml) * ceil_div(n, t.nl) >= multiprocessors) {
       pick = t;
       break;
     }
   }
-  gen::KernelConfig c;
-  c.data = data;
-  c.scalar_f16 = scalar_f16;
-  c.op_a = op_a;
-  c.op_b = op_b;
-  return gen::canonical(gen::with_tile(c, pick));
+  Plan p;
+  p.config.data = data;
+  p.config.scalar_f16 = scalar_f16;
+  p.config.op_a = op_a;
+  p.config.op_b = op_b;
+  p.config = gen::canonical(gen::with_tile(p.config, pick));
+  p.kchunk = k;
+
+  // Two blocks per SM are wanted; slices come from K when the tiles alone are too few.
+  const std::int64_t blocks = ceil_div(m, pick.ml) * ceil_div(n, pick.nl);
+  const std::int64_t want = ceil_div(2 * multiprocessors, blocks);
+  std::int64_t kg = std::min({want, k / kMinSliceK, std::int64_t{kMaxSlices}});
+  const std::int64_t ws_bytes = kg * m * n * gen::compute_bytes(data);
+  if (kg < 2 || m * n >= (std::int64_t{1} << 31) || ws_bytes > kMaxWorkspaceBytes || n > 65535 * pick.nl)
+    return p;
+  p.kchunk = ceil_div(ceil_div(k, kg), pick.u) * pick.u;
+  p.kg = static_cast<int>(ceil_div(k, p.kchunk));
+  if (p.kg < 2) {
+    p.kg = 1;
+    p.kchunk = k;
+  }
+  return p;
+}
+
+std::string describe(const Plan& p) {
+  std::string s = gen::kernel_name(p.config);
+  if (p.kg > 1) s += " kg=" + std::to_string(p.kg);
+  return s;
 }
 
 }  // namespace ptxblas::dispatch

@@ -16,12 +16,14 @@ std::shared_mutex g_mutex;
 std::map<std::pair<CUcontext, std::string>, CUfunction> g_kernels;
 std::map<CUcontext, DeviceInfo> g_devices;
 
-// PTX -> cubin through the driver's JIT (which also keeps its own on-disk cache).
-CUfunction compile(const gen::KernelConfig& config, int sm, std::string& error) {
+// PTX -> cubin through the driver's JIT (which also keeps its own on-disk cache), into the
+// current context.
+template <class Make>
+CUfunction compile(Make&& make, std::string& error) {
   const CudaDriver* d = cuda_driver();
   gen::GeneratedKernel k;
   try {
-    k = gen::generate_simt_gemm(config, sm);
+    k = make();
   } catch (const std::exception& e) {
     error = e.what();
     return nullptr;
@@ -39,6 +41,22 @@ CUfunction compile(const gen::KernelConfig& config, int sm, std::string& error) 
     error = "kernel " + k.name + " missing from its module: " + cuda_error_text(r);
     return nullptr;
   }
+  return fn;
+}
+
+template <class Make>
+CUfunction cached(CUcontext ctx, std::string name, Make&& make, std::string& error) {
+  auto key = std::make_pair(ctx, std::move(name));
+  {
+    std::shared_lock lock(g_mutex);
+    if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
+  }
+  // Compile under the exclusive lock: a second thread asking for the same kernel waits for it
+  // instead of compiling it twice.
+  std::unique_lock lock(g_mutex);
+  if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
+  CUfunction fn = compile(make, error);
+  if (fn) g_kernels.emplace(std::move(key), fn);
   return fn;
 }
 
@@ -70,18 +88,14 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
 }
 
 CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {
-  auto key = std::make_pair(ctx, gen::kernel_name(gen::canonical(config)));
-  {
-    std::shared_lock lock(g_mutex);
-    if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
-  }
-  // Compile under the exclusive lock: a second thread asking for the same kernel waits for it
-  // instead of compiling it twice.
-  std::unique_lock lock(g_mutex);
-  if (auto it = g_kernels.find(key); it != g_kernels.end()) return it->second;
-  CUfunction fn = compile(config, sm, error);
-  if (fn) g_kernels.emplace(std::move(key), fn);
-  return fn;
+  return cached(
+      ctx, gen::kernel_name(gen::canonical(config)), [&] { return gen::generate_simt_gemm(config, sm); }, error);
+}
+
+CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f16, int sm, std::string& error) {
+  return cached(
+      ctx, gen::splitk_reduce_name(data, scalar_f16),
+      [&] { return gen::generate_splitk_reduce(data, scalar_f16, sm); }, error);
 }
 
 }  // namespace ptxblas::dispatch

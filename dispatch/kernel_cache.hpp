@@ -17,8 +17,11 @@ struct DeviceInfo {
 // Device facts of the context (cached per context).
 bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error);
 
-// The compiled kernel for `config` in context `ctx`. On failure returns nullptr and sets error.
-// Thread safe.
+// The compiled GEMM kernel for `config` in context `ctx`. On failure returns nullptr and sets
+// error. Thread safe.
 CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error);
+
+// The compiled split-K reduction kernel for this data type and scalar storage.
+CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f16, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

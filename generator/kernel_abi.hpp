@@ -1,16 +1,26 @@
-// The parameter list every generated GEMM kernel takes, in order. The generator writes it and
-// dispatch/ fills it, so both include this one description.
+// The parameter lists of generated kernels, in order. The generator writes them and dispatch/
+// fills them, so both include this one description.
 //
+// GEMM kernel (generate_simt_gemm):
 //   u64 A, B, C        global pointers
 //   s64 lda, ldb, ldc  leading dimensions in elements
 //   s32 m, n, k
 //   ct  alpha_re, alpha_im, beta_re, beta_im   ct = f32 (S, C, H, B) or f64 (D, Z); host values
 //   u64 alpha_ptr, beta_ptr                    non-zero: read the scalars from device memory
 //                                              instead (stored as f16 when scalar_f16)
+//   u64 ws             0: finish C here. Else split-K: block z sums K range
+//   s32 kchunk            [z*kchunk, min(k, (z+1)*kchunk)) into ws[z][n][m] (compute precision),
+//                         alpha/beta unused; kchunk is a multiple of the tile's K-step.
+// Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices;
+// block: threads() x 1 x 1.
 //
-// Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles; block: threads() x 1 x 1.
+// Split-K reduction kernel (generate_splitk_reduce):
+//   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
+//   u64 alpha_ptr, beta_ptr
+// Grid: ceil(m*n / kReduceThreads) blocks of kReduceThreads.
 #pragma once
 
 namespace ptxblas::gen {
-inline constexpr int kKernelParamCount = 15;
-}
+inline constexpr int kKernelParamCount = 17;
+inline constexpr int kReduceParamCount = 12;
+}  // namespace ptxblas::gen

@@ -27,7 +27,8 @@ Resources predict_resources(const KernelConfig& c) {
   const int w = compute_bytes(c.data) / 4;
   const int slots = (c.ml + c.nl) * c.u / std::max(1, r.threads);
   const int acc = c.ms * c.ns * w;
-  const int frag = (c.ms + c.ns) * w;
+  // Complex products also keep B's negated imaginary parts.
+  const int frag = (c.ms + c.ns) * w + (is_complex(c.data) ? c.ns * w / 2 : 0);
   const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4);
   r.regs_predicted = acc + frag + prefetch + 2 * slots + 16;
   return r;

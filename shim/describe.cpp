@@ -47,12 +47,12 @@ PTXBLAS_EXPORT int ptxblas_describe_gemm(const char* type, char transa, char tra
   gen::Op oa, ob;
   if (!parse_type(type, data, f16_scalars) || !parse_op(transa, oa) || !parse_op(transb, ob)) return -1;
   try {
-    const gen::KernelConfig c = dispatch::choose_config(data, f16_scalars, oa, ob, m, n, k, kReferenceSMs);
-    const gen::GeneratedKernel kern = gen::generate_simt_gemm(c, 90);
+    const dispatch::Plan plan = dispatch::plan_gemm(data, f16_scalars, oa, ob, m, n, k, kReferenceSMs);
+    const gen::GeneratedKernel kern = gen::generate_simt_gemm(plan.config, 90);
     if (buf && buflen)
-      std::snprintf(buf, buflen, "%s: %zu bytes of PTX, %d threads, %d B shared, ~%d registers", kern.name.c_str(),
-                    kern.ptx.size(), kern.resources.threads, kern.resources.smem_bytes,
-                    kern.resources.regs_predicted);
+      std::snprintf(buf, buflen, "%s: %zu bytes of PTX, %d threads, %d B shared, ~%d registers",
+                    dispatch::describe(plan).c_str(), kern.ptx.size(), kern.resources.threads,
+                    kern.resources.smem_bytes, kern.resources.regs_predicted);
     return 0;
   } catch (const std::exception&) {
     return -1;

@@ -110,3 +110,18 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   KernelConfig sm70;
   EXPECT_THROW(generate_simt_gemm(sm70, 70), std::invalid_argument);
 }
+
+TEST(PtxasFamilies, SplitKReductionsAssemble) {
+  for (DataType t : {DataType::F32, DataType::F64, DataType::C32, DataType::C64, DataType::F16, DataType::BF16})
+    for (bool f16_scalars : {false, true}) {
+      if (f16_scalars && t != DataType::F16) continue;
+      for (int sm : {80, 90}) {
+        const GeneratedKernel k = generate_splitk_reduce(t, f16_scalars, sm);
+        const PtxasReport r = run_ptxas(k.ptx, sm);
+        SCOPED_TRACE(k.name + " sm_" + std::to_string(sm));
+        ASSERT_TRUE(r.ok) << r.log;
+        EXPECT_EQ(r.spill_bytes, 0);
+        EXPECT_EQ(r.smem_bytes, 0);
+      }
+    }
+}
