@@ -1,0 +1,178 @@
+#include "cpu_engine.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace ptxblas::blas3 {
+namespace {
+
+template <class T>
+struct Real {
+  using type = T;
+};
+template <class R>
+struct Real<std::complex<R>> {
+  using type = R;
+};
+
+template <class T>
+constexpr bool kComplex = !std::is_same_v<T, typename Real<T>::type>;
+
+template <class T>
+T conj_of(T v) {
+  if constexpr (kComplex<T>)
+    return std::conj(v);
+  else
+    return v;
+}
+
+template <class T>
+T real_of(T v) {
+  if constexpr (kComplex<T>)
+    return T(v.real(), 0);
+  else
+    return v;
+}
+
+template <class T>
+T from(Scalar s) {
+  using R = typename Real<T>::type;
+  if constexpr (kComplex<T>)
+    return T(static_cast<R>(s.re), static_cast<R>(s.im));
+  else
+    return static_cast<T>(s.re);
+}
+
+template <class T>
+class CpuEngine final : public Engine {
+ public:
+  explicit CpuEngine(DataType t) : t_(t) {}
+  DataType data() const override { return t_; }
+
+  void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
+            Scalar beta, MatView c) override {
+    const T al = from<T>(alpha), be = from<T>(beta);
+    const bool product = !alpha.is_zero() && k > 0;
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) {
+        T sum{};
+        if (product)
+          for (std::int64_t l = 0; l < k; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
+        T& out = at(c, i, j);
+        const T added = product ? al * sum : T{};
+        out = beta.is_zero() ? added : added + be * out;
+      }
+  }
+
+  MatView scratch(std::int64_t rows, std::int64_t cols) override {
+    live_.push_back(std::make_unique<std::vector<T>>(static_cast<std::size_t>(std::max<std::int64_t>(rows * cols, 1))));
+    return {live_.back()->data(), std::max<std::int64_t>(rows, 1)};
+  }
+  void release(MatView w) override {
+    // The vector owning w.p is found by address (scratch is rare and short-lived).
+    for (auto it = live_.begin(); it != live_.end(); ++it) {
+      if ((*it)->data() == w.p) {
+        live_.erase(it);
+        return;
+      }
+    }
+  }
+
+  void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) override {
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) {
+        T v;
+        if (i == j)
+          v = hermitian ? real_of(at(a, i, i)) : at(a, i, i);
+        else if (stored(uplo, i, j))
+          v = at(a, i, j);
+        else
+          v = hermitian ? conj_of(at(a, j, i)) : at(a, j, i);
+        at(w, i, j) = v;
+      }
+  }
+
+  void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i)
+        at(w, i, j) = i == j ? (diag == Diag::Unit ? T(1) : at(a, i, i)) : stored(uplo, i, j) ? at(a, i, j) : T{};
+  }
+
+  void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+    triangle(uplo, diag, n, a, w);
+    // Column by column: solve W_tri x = e_j by substitution on the copy (T precision, as on GPU).
+    std::vector<T> tri(static_cast<std::size_t>(n * n));
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) tri[static_cast<std::size_t>(i + j * n)] = at(w, i, j);
+    auto L = [&](std::int64_t i, std::int64_t j) { return tri[static_cast<std::size_t>(i + j * n)]; };
+    for (std::int64_t j = 0; j < n; ++j) {
+      std::vector<T> x(static_cast<std::size_t>(n), T{});
+      if (uplo == Uplo::Lower) {
+        for (std::int64_t i = j; i < n; ++i) {
+          T s = i == j ? T(1) : T{};
+          for (std::int64_t l = j; l < i; ++l) s -= L(i, l) * x[static_cast<std::size_t>(l)];
+          x[static_cast<std::size_t>(i)] = s / L(i, i);
+        }
+      } else {
+        for (std::int64_t i = j; i >= 0; --i) {
+          T s = i == j ? T(1) : T{};
+          for (std::int64_t l = i + 1; l <= j; ++l) s -= L(i, l) * x[static_cast<std::size_t>(l)];
+          x[static_cast<std::size_t>(i)] = s / L(i, i);
+        }
+      }
+      for (std::int64_t i = 0; i < n; ++i) at(w, i, j) = x[static_cast<std::size_t>(i)];
+    }
+  }
+
+  void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) override {
+    const T be = from<T>(beta);
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (i != j && !stored(uplo, i, j)) continue;
+        T& out = at(c, i, j);
+        if (hermitian && i == j)
+          out = real_of(at(w, i, j)) + (beta.is_zero() ? T{} : be * real_of(out));
+        else
+          out = at(w, i, j) + (beta.is_zero() ? T{} : be * out);
+      }
+  }
+
+  void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) override {
+    const T al = from<T>(alpha);
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) at(c, i, j) = alpha.is_zero() ? T{} : al * at(c, i, j);
+  }
+
+  void copy(std::int64_t m, std::int64_t n, MatView a, MatView b) override {
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) at(b, i, j) = at(a, i, j);
+  }
+
+ private:
+  static bool stored(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i > j : i < j; }
+  static T& at(MatView v, std::int64_t i, std::int64_t j) { return static_cast<T*>(v.p)[i + j * v.ld]; }
+  static T op_at(MatView v, Op op, std::int64_t i, std::int64_t j) {
+    if (op == Op::N) return at(v, i, j);
+    return op == Op::C ? conj_of(at(v, j, i)) : at(v, j, i);
+  }
+
+  DataType t_;
+  std::vector<std::unique_ptr<std::vector<T>>> live_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine(DataType t) {
+  switch (t) {
+    case DataType::F32: return std::make_unique<CpuEngine<float>>(t);
+    case DataType::F64: return std::make_unique<CpuEngine<double>>(t);
+    case DataType::C32: return std::make_unique<CpuEngine<std::complex<float>>>(t);
+    case DataType::C64: return std::make_unique<CpuEngine<std::complex<double>>>(t);
+    default: throw std::invalid_argument("CPU engine: only F32, F64, C32, C64");
+  }
+}
+
+}  // namespace ptxblas::blas3

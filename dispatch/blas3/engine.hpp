@@ -1,0 +1,80 @@
+// The few primitives every level-3 adaptor is built from (OA's idea: BLAS3 = GEMM + small
+// helpers). Two implementations: the GPU one (generated GEMM kernels and helper kernels on a
+// stream) and a CPU one (plain loops) on which CI checks the adaptors' arithmetic without a GPU.
+// All matrices are column-major views into the engine's memory (device or host).
+#pragma once
+
+#include <cstdint>
+
+#include "kernel_config.hpp"
+
+namespace ptxblas::blas3 {
+
+using gen::DataType;
+using gen::Op;
+
+enum class Uplo { Lower, Upper };
+enum class Side { Left, Right };
+enum class Diag { NonUnit, Unit };
+
+struct Scalar {
+  double re = 0, im = 0;
+  bool is_zero() const { return re == 0 && im == 0; }
+  bool is_one() const { return re == 1 && im == 0; }
+};
+
+// Element (i, j) of a column-major matrix with leading dimension ld.
+struct MatView {
+  void* p = nullptr;
+  std::int64_t ld = 1;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual DataType data() const = 0;
+
+  // C = alpha op(A) op(B) + beta C; beta == 0: C is not read; alpha == 0 or k == 0: A and B are not.
+  virtual void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+                    MatView b, Scalar beta, MatView c) = 0;
+
+  // A rows x cols scratch matrix (ld == rows), valid until release.
+  virtual MatView scratch(std::int64_t rows, std::int64_t cols) = 0;
+  virtual void release(MatView w) = 0;
+
+  // W (n x n) = the symmetric (hermitian: Hermitian, real diagonal) matrix whose `uplo` triangle A holds.
+  virtual void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) = 0;
+  // W (n x n) = the triangular matrix A's `uplo` triangle holds (other triangle 0, unit: diagonal 1).
+  virtual void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
+  // W (n x n) = inverse of that triangular matrix, with the same shape (small n: diagonal blocks).
+  virtual void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
+  // The `uplo` triangle of C (n x n) = that of W + beta C (beta == 0: C not read). The other
+  // triangle of C is never touched. hermitian: diagonal imaginary parts become 0.
+  virtual void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) = 0;
+  // C (m x n) = alpha C (alpha == 0: C becomes 0 without being read).
+  virtual void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) = 0;
+  // B (m x n) = A.
+  virtual void copy(std::int64_t m, std::int64_t n, MatView a, MatView b) = 0;
+};
+
+// View of the sub-matrix starting at (i, j).
+inline MatView sub(MatView v, std::int64_t i, std::int64_t j, DataType t) {
+  auto* base = static_cast<unsigned char*>(v.p);
+  return {base + (i + j * v.ld) * gen::storage_bytes(t), v.ld};
+}
+
+// Scratch released on scope exit.
+class Scratch {
+ public:
+  Scratch(Engine& e, std::int64_t rows, std::int64_t cols) : e_(e), v_(e.scratch(rows, cols)) {}
+  ~Scratch() { e_.release(v_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  MatView view() const { return v_; }
+
+ private:
+  Engine& e_;
+  MatView v_;
+};
+
+}  // namespace ptxblas::blas3

@@ -1,0 +1,48 @@
+// Level-3 BLAS routines as GEMM-shaped steps on an Engine (the OA adaptors). Arguments are
+// already validated; semantics follow the reference BLAS, including its quick returns, with
+// cuBLAS's out-of-place TRMM (C = alpha op(A) B, C may alias B).
+#pragma once
+
+#include "engine.hpp"
+
+namespace ptxblas::blas3 {
+
+// Block size of the triangular adaptors (diagonal blocks of TRSM and of the rank-k output).
+struct Blocking {
+  std::int64_t nb = 128;
+};
+
+// SYMM / HEMM: C = alpha A B + beta C (Left) or alpha B A + beta C (Right), A symmetric (or
+// Hermitian) and stored in its `uplo` triangle. C is m x n.
+void symm(Engine& e, Side side, Uplo uplo, bool hermitian, std::int64_t m, std::int64_t n, Scalar alpha, MatView a,
+          MatView b, Scalar beta, MatView c);
+
+// The triangular-output family on n x n C, op(X) n x k (trans N: X is n x k, else k x n):
+//   SYRK  C = alpha op(A) op(A)^T + beta C            (b == a)
+//   SYRKX C = alpha op(A) op(B)^T + beta C
+//   HERK/HERKX with ^H, real alpha and beta, real diagonal
+// Only C's `uplo` triangle is read or written.
+struct RankK {
+  Uplo uplo = Uplo::Lower;
+  Op trans = Op::N;
+  bool hermitian = false;
+  std::int64_t n = 0, k = 0;
+};
+void rank_k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
+            Blocking blk = {});
+// SYR2K  C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C
+// HER2K  C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C (beta real)
+void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
+             Blocking blk = {});
+
+// TRMM (cuBLAS form): C = alpha op(A) B (Left) or alpha B op(A) (Right); A triangular. B and C
+// are m x n and may be the same matrix.
+void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
+          MatView a, MatView b, MatView c);
+
+// TRSM: B := X with op(A) X = alpha B (Left) or X op(A) = alpha B (Right). Blocked: each diagonal
+// block is inverted by the engine and applied with GEMM, the rest is updated with GEMM.
+void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
+          MatView a, MatView b, Blocking blk = {});
+
+}  // namespace ptxblas::blas3
