@@ -14,6 +14,7 @@ namespace {
 
 using GetStream = cublasStatus_t (*)(cublasHandle_t, cudaStream_t*);
 using GetPointerMode = cublasStatus_t (*)(cublasHandle_t, cublasPointerMode_t*);
+using GetMathMode = cublasStatus_t (*)(cublasHandle_t, cublasMath_t*);
 
 void read_host_scalar(ScalarKind kind, const void* p, double out[2]) {
   out[1] = 0;
@@ -78,7 +79,8 @@ Decision try_serve(const GemmRequest& r) {
 
   static const auto get_stream = real_cublas<GetStream>("cublasGetStream_v2");
   static const auto get_mode = real_cublas<GetPointerMode>("cublasGetPointerMode_v2");
-  if (!get_stream || !get_mode) return {std::nullopt, "real cuBLAS not found"};
+  static const auto get_math = real_cublas<GetMathMode>("cublasGetMathMode");
+  if (!get_stream || !get_mode || !get_math) return {std::nullopt, "real cuBLAS not found"};
 
   dispatch::GemmCall call;
   call.data = r.data;
@@ -96,9 +98,15 @@ Decision try_serve(const GemmRequest& r) {
   call.ldc = r.ldc;
   cudaStream_t stream = nullptr;
   cublasPointerMode_t mode = CUBLAS_POINTER_MODE_HOST;
+  cublasMath_t math = CUBLAS_DEFAULT_MATH;
   if (get_stream(r.handle, &stream) != CUBLAS_STATUS_SUCCESS ||
-      get_mode(r.handle, &mode) != CUBLAS_STATUS_SUCCESS)
+      get_mode(r.handle, &mode) != CUBLAS_STATUS_SUCCESS || get_math(r.handle, &math) != CUBLAS_STATUS_SUCCESS)
     return {std::nullopt, "handle state unreadable"};
+  // Every math mode allows what the kernels do (no TF32, no reduced-precision reductions, f16 data
+  // accumulated in f32), except pedantic math with f16 compute, which prescribes f16 arithmetic.
+  if ((static_cast<int>(math) & 0xF) == CUBLAS_PEDANTIC_MATH &&
+      r.scalars == ScalarKind::F16)
+    return {std::nullopt, "pedantic math mode with f16 compute"};
   call.stream = stream;
   call.device_scalars = mode == CUBLAS_POINTER_MODE_DEVICE;
   if (call.device_scalars) {
@@ -107,6 +115,13 @@ Decision try_serve(const GemmRequest& r) {
   } else {
     read_host_scalar(r.scalars, r.alpha, call.alpha);
     read_host_scalar(r.scalars, r.beta, call.beta);
+  }
+  if (auto s = check_null_operands(call.device_scalars, call.alpha, call.beta, r.k, r.a, r.b, r.c)) {
+    if (*s == CUBLAS_STATUS_SUCCESS)
+      record_served(shape, "empty (C = 1 * C)");
+    else
+      record_error(shape, status_name(*s));
+    return {s, {}};
   }
 
   const dispatch::Outcome o = dispatch::run_gemm(call);

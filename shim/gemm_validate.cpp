@@ -33,4 +33,14 @@ std::optional<cublasStatus_t> check_gemm_args(cublasHandle_t handle, cublasOpera
   return std::nullopt;
 }
 
+std::optional<cublasStatus_t> check_null_operands(bool device_scalars, const double alpha[2], const double beta[2],
+                                                  std::int64_t k, const void* a, const void* b, const void* c) {
+  if (a && b && c) return std::nullopt;
+  const bool accumulates = k > 0 && (device_scalars || alpha[0] != 0 || alpha[1] != 0);
+  const bool touches_c = accumulates || device_scalars || beta[0] != 1 || beta[1] != 0;
+  if ((!c && touches_c) || ((!a || !b) && accumulates)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (!touches_c) return CUBLAS_STATUS_SUCCESS;  // C = 1 * C: nothing to do
+  return std::nullopt;
+}
+
 }  // namespace ptxblas::shim

@@ -1,0 +1,146 @@
+#include "entries.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <stdexcept>
+
+#include "gpu_env.hpp"
+
+namespace gputest {
+namespace {
+
+template <class T, class I>
+using TypedGemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                     const T*, I, const T*, I, const T*, T*, I);
+
+template <class T, class I>
+GemmFn typed(TypedGemm<T, I> f) {
+  return [f](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n,
+             std::int64_t k, const void* alpha, const void* a, std::int64_t lda, const void* b, std::int64_t ldb,
+             const void* beta, void* c, std::int64_t ldc) {
+    return f(h, ta, tb, static_cast<I>(m), static_cast<I>(n), static_cast<I>(k), static_cast<const T*>(alpha),
+             static_cast<const T*>(a), static_cast<I>(lda), static_cast<const T*>(b), static_cast<I>(ldb),
+             static_cast<const T*>(beta), static_cast<T*>(c), static_cast<I>(ldc));
+  };
+}
+
+template <class T, class I>
+Entry typed_entry(const char* symbol, const char* name, TypedGemm<T, I> real, Elem e, Scal s, bool f16) {
+  return Entry{name, e, s, f16, typed<T, I>(reinterpret_cast<TypedGemm<T, I>>(ptxblas_symbol(symbol))),
+               typed<T, I>(real)};
+}
+
+template <class I>
+using ExGemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const void*,
+                                  const void*, cudaDataType, I, const void*, cudaDataType, I, const void*, void*,
+                                  cudaDataType, I, cublasComputeType_t, cublasGemmAlgo_t);
+
+template <class I>
+GemmFn ex(ExGemm<I> f, cudaDataType t, cublasComputeType_t comp) {
+  return [f, t, comp](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n,
+                      std::int64_t k, const void* alpha, const void* a, std::int64_t lda, const void* b,
+                      std::int64_t ldb, const void* beta, void* c, std::int64_t ldc) {
+    return f(h, ta, tb, static_cast<I>(m), static_cast<I>(n), static_cast<I>(k), alpha, a, t, static_cast<I>(lda),
+             b, t, static_cast<I>(ldb), beta, c, t, static_cast<I>(ldc), comp, CUBLAS_GEMM_DEFAULT);
+  };
+}
+
+struct ExCombo {
+  const char* tag;
+  cudaDataType type;
+  cublasComputeType_t comp;
+  Elem elem;
+  Scal scal;
+};
+
+constexpr ExCombo kExCombos[] = {
+    {"R32F_C32F", CUDA_R_32F, CUBLAS_COMPUTE_32F, Elem::F32, Scal::F32},
+    {"R64F_C64F", CUDA_R_64F, CUBLAS_COMPUTE_64F, Elem::F64, Scal::F64},
+    {"R16F_C16F", CUDA_R_16F, CUBLAS_COMPUTE_16F, Elem::F16, Scal::F16},
+    {"R16F_C32F", CUDA_R_16F, CUBLAS_COMPUTE_32F, Elem::F16, Scal::F32},
+    {"R16BF_C32F", CUDA_R_16BF, CUBLAS_COMPUTE_32F, Elem::BF16, Scal::F32},
+    {"C32F_C32F", CUDA_C_32F, CUBLAS_COMPUTE_32F, Elem::C32, Scal::C32},
+    {"C64F_C64F", CUDA_C_64F, CUBLAS_COMPUTE_64F, Elem::C64, Scal::C64},
+};
+
+std::vector<Entry> build() {
+  std::vector<Entry> v;
+  v.push_back(typed_entry<float, int>("cublasSgemm_v2", "Sgemm", cublasSgemm_v2, Elem::F32, Scal::F32, false));
+  v.push_back(typed_entry<double, int>("cublasDgemm_v2", "Dgemm", cublasDgemm_v2, Elem::F64, Scal::F64, false));
+  v.push_back(typed_entry<cuComplex, int>("cublasCgemm_v2", "Cgemm", cublasCgemm_v2, Elem::C32, Scal::C32, false));
+  v.push_back(typed_entry<cuDoubleComplex, int>("cublasZgemm_v2", "Zgemm", cublasZgemm_v2, Elem::C64, Scal::C64,
+                                                false));
+  v.push_back(typed_entry<__half, int>("cublasHgemm", "Hgemm", cublasHgemm, Elem::F16, Scal::F16, true));
+  v.push_back(typed_entry<float, std::int64_t>("cublasSgemm_v2_64", "Sgemm_64", cublasSgemm_v2_64, Elem::F32,
+                                               Scal::F32, false));
+  v.push_back(typed_entry<double, std::int64_t>("cublasDgemm_v2_64", "Dgemm_64", cublasDgemm_v2_64, Elem::F64,
+                                                Scal::F64, false));
+  v.push_back(typed_entry<cuComplex, std::int64_t>("cublasCgemm_v2_64", "Cgemm_64", cublasCgemm_v2_64, Elem::C32,
+                                                   Scal::C32, false));
+  v.push_back(typed_entry<cuDoubleComplex, std::int64_t>("cublasZgemm_v2_64", "Zgemm_64", cublasZgemm_v2_64,
+                                                         Elem::C64, Scal::C64, false));
+  v.push_back(typed_entry<__half, std::int64_t>("cublasHgemm_64", "Hgemm_64", cublasHgemm_64, Elem::F16, Scal::F16,
+                                                true));
+  const auto ptx_ex = reinterpret_cast<ExGemm<int>>(ptxblas_symbol("cublasGemmEx"));
+  const auto ptx_ex64 = reinterpret_cast<ExGemm<std::int64_t>>(ptxblas_symbol("cublasGemmEx_64"));
+  for (const ExCombo& c : kExCombos) {
+    const bool f16 = c.comp == CUBLAS_COMPUTE_16F;
+    v.push_back(Entry{std::string("GemmEx_") + c.tag, c.elem, c.scal, f16, ex<int>(ptx_ex, c.type, c.comp),
+                      ex<int>(cublasGemmEx, c.type, c.comp)});
+    v.push_back(Entry{std::string("GemmEx_64_") + c.tag, c.elem, c.scal, f16,
+                      ex<std::int64_t>(ptx_ex64, c.type, c.comp), ex<std::int64_t>(cublasGemmEx_64, c.type, c.comp)});
+  }
+  return v;
+}
+
+}  // namespace
+
+const std::vector<Entry>& all_entries() {
+  static const std::vector<Entry> v = build();
+  return v;
+}
+
+const Entry& entry_named(const std::string& name) {
+  for (const Entry& e : all_entries())
+    if (e.name == name) return e;
+  throw std::invalid_argument("no entry " + name);
+}
+
+// Names only: gtest instantiates parameters before main, when no library should be loaded yet.
+std::vector<std::string> entry_names() {
+  std::vector<std::string> v = {"Sgemm",    "Dgemm",    "Cgemm",    "Zgemm",    "Hgemm",
+                                "Sgemm_64", "Dgemm_64", "Cgemm_64", "Zgemm_64", "Hgemm_64"};
+  for (const ExCombo& c : kExCombos) {
+    v.push_back(std::string("GemmEx_") + c.tag);
+    v.push_back(std::string("GemmEx_64_") + c.tag);
+  }
+  return v;
+}
+
+bool is_complex(Elem e) { return e == Elem::C32 || e == Elem::C64; }
+
+std::size_t elem_bytes(Elem e) {
+  switch (e) {
+    case Elem::F16:
+    case Elem::BF16: return 2;
+    case Elem::F32: return 4;
+    case Elem::F64:
+    case Elem::C32: return 8;
+    case Elem::C64: return 16;
+  }
+  return 0;
+}
+
+std::size_t scal_bytes(Scal s) {
+  switch (s) {
+    case Scal::F16: return 2;
+    case Scal::F32: return 4;
+    case Scal::F64:
+    case Scal::C32: return 8;
+    case Scal::C64: return 16;
+  }
+  return 0;
+}
+
+}  // namespace gputest

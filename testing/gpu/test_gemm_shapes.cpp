@@ -1,0 +1,125 @@
+// Every entry point x every op combination x random shapes; edge shapes; split-K shapes.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+
+#include "entries.hpp"
+#include "gemm_check.hpp"
+#include "gpu_env.hpp"
+
+namespace gputest {
+namespace {
+
+constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
+
+// Sizes that stress edges: 1, primes, tile sizes and one past them.
+constexpr std::int64_t kSizes[] = {1, 2, 3, 5, 7, 13, 31, 32, 33, 63, 64, 65, 97, 127, 128, 129, 191, 257};
+
+// alpha/beta pairs cycled through the cases: plain, scaled, alpha = 0, beta = 0 (C is NaN then).
+const cd kAlpha[] = {{1, 0}, {-1.5, 0.25}, {0.5, -1}, {0, 0}, {2, 0}, {1, 0}};
+const cd kBeta[] = {{0, 0}, {1, 0}, {-0.75, 0.5}, {0.5, 0}, {0, 0}, {0.25, 1}};
+
+class GemmShapes : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    handle_ = std::make_unique<Handle>();
+    rng_.seed(test_seed() ^ std::hash<std::string>{}(GetParam()));
+  }
+  bool is_64() const { return GetParam().find("_64") != std::string::npos; }
+  std::int64_t pick_size() { return kSizes[rng_() % std::size(kSizes)]; }
+
+  void run(const Gemm& g, const CheckOptions& opt = {}, const char* must_contain = nullptr) {
+    const Entry& e = entry_named(GetParam());
+    const CheckResult r = check_gemm(e, g, handle_->get(), rng_, opt);
+    ++cases_;
+    EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+    if (must_contain && r.failure.empty()) {
+      EXPECT_NE(r.kernel.find(must_contain), std::string::npos) << describe(e, g) << " ran " << r.kernel;
+    }
+  }
+
+  Gemm make(cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n, std::int64_t k, bool pad,
+            int scalars) {
+    Gemm g{ta, tb, m, n, k, 0, 0, 0, kAlpha[scalars % 6], kBeta[scalars % 6]};
+    g.lda = leading_dim(a_rows(g), pad, rng_);
+    g.ldb = leading_dim(b_rows(g), pad, rng_);
+    g.ldc = leading_dim(m, pad, rng_);
+    return g;
+  }
+
+  std::unique_ptr<Handle> handle_;  // made once a GPU is known to exist
+  std::mt19937_64 rng_;
+  int cases_ = 0;
+};
+
+// All nine op pairs, random shapes from the edge sizes, some with padded leading dimensions.
+TEST_P(GemmShapes, RandomShapesAllOps) {
+  const int per_pair = is_64() ? 2 : 5;
+  int i = 0;
+  for (cublasOperation_t ta : kOps)
+    for (cublasOperation_t tb : kOps)
+      for (int r = 0; r < per_pair; ++r, ++i) {
+        const Gemm g = make(ta, tb, pick_size(), pick_size(), pick_size(), (i % 3) == 1, i);
+        run(g);
+        if (HasFailure()) return;  // one clear failure beats hundreds of echoes
+      }
+  RecordProperty("cases", cases_);
+}
+
+// Larger and ragged: several blocks in each direction, partial tiles at both edges.
+TEST_P(GemmShapes, MultiBlockShapes) {
+  const struct {
+    std::int64_t m, n, k;
+  } shapes[] = {{300, 200, 77}, {129, 515, 64}, {1000, 17, 129}, {17, 1000, 33}, {257, 257, 257}};
+  int i = 0;
+  for (const auto& s : shapes) {
+    const cublasOperation_t ta = kOps[i % 3], tb = kOps[(i / 3 + i) % 3];
+    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 0, i));
+    ++i;
+  }
+}
+
+// K = 0 (C = beta C), m or n = 0 (nothing written), 1x1x1, alpha = 0, beta = 0 with NaN in C.
+TEST_P(GemmShapes, EdgeCases) {
+  run(make(CUBLAS_OP_N, CUBLAS_OP_N, 37, 11, 0, false, 1));  // K = 0, beta = 1
+  run(make(CUBLAS_OP_T, CUBLAS_OP_N, 37, 11, 0, true, 0));   // K = 0, beta = 0: C becomes 0
+  run(make(CUBLAS_OP_N, CUBLAS_OP_T, 0, 11, 5, false, 1));   // quick return
+  run(make(CUBLAS_OP_N, CUBLAS_OP_N, 11, 0, 5, true, 2));
+  run(make(CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, false, 2));
+  run(make(CUBLAS_OP_C, CUBLAS_OP_T, 1, 1, 1, true, 0));
+  run(make(CUBLAS_OP_T, CUBLAS_OP_C, 61, 59, 53, true, 3));  // alpha = 0: C = beta C
+  Gemm g = make(CUBLAS_OP_N, CUBLAS_OP_N, 45, 23, 19, false, 0);
+  g.alpha = {0, 0};  // alpha = 0 and beta = 0: exact zeros over NaN
+  run(g);
+}
+
+// Few tiles and deep K: ptxblas splits K over blocks and reduces (kg > 1 in the kernel name).
+TEST_P(GemmShapes, SplitK) {
+  const struct {
+    std::int64_t m, n, k;
+  } shapes[] = {{32, 32, 3000}, {17, 5, 4099}, {64, 48, 2048}, {1, 1, 1000}};
+  int i = 0;
+  for (const auto& s : shapes) {
+    const cublasOperation_t ta = kOps[i % 3], tb = kOps[(i + 1) % 3];
+    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 1, i + 1), {}, " kg=");
+    ++i;
+  }
+}
+
+// Scalars read from device memory (CUBLAS_POINTER_MODE_DEVICE), split-K included.
+TEST_P(GemmShapes, DevicePointerMode) {
+  CheckOptions opt;
+  opt.device_scalars = true;
+  run(make(CUBLAS_OP_N, CUBLAS_OP_T, 70, 45, 33, true, 2), opt);
+  run(make(CUBLAS_OP_T, CUBLAS_OP_N, 13, 200, 7, false, 0), opt);
+  run(make(CUBLAS_OP_C, CUBLAS_OP_N, 16, 16, 2000, false, 1), opt, " kg=");
+  run(make(CUBLAS_OP_N, CUBLAS_OP_N, 20, 20, 0, false, 2), opt);  // K = 0 with device beta
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEntries, GemmShapes, ::testing::ValuesIn(entry_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace gputest
