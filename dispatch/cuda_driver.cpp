@@ -37,6 +37,8 @@ Loaded load() {
                    bind(lib, "cuGetErrorString", d.cuGetErrorString);
   bind(lib, "cuMemAllocAsync", d.cuMemAllocAsync);
   bind(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
+  bind(lib, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync);
+  bind(lib, "cuStreamSynchronize", d.cuStreamSynchronize);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

@@ -22,6 +22,9 @@ struct CudaDriver {
   // Stream-ordered allocation for split-K workspaces (optional: without it there is no split).
   CUresult (*cuMemAllocAsync)(CUdeviceptr*, size_t, CUstream) = nullptr;
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
+  // Level-3 routines with scalars in device memory read them first (optional).
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
 };
 
 // The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then

@@ -98,4 +98,15 @@ CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f
       [&] { return gen::generate_splitk_reduce(data, scalar_f16, sm); }, error);
 }
 
+CUfunction cached_helper(CUcontext ctx, const gen::MatrixHelper& helper, int sm, std::string& error) {
+  return cached(
+      ctx, gen::helper_name(helper), [&] { return gen::generate_matrix_helper(helper, sm); }, error);
+}
+
+CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int sm, std::string& error) {
+  return cached(
+      ctx, gen::inverse_name(data, lower, unit),
+      [&] { return gen::generate_triangular_inverse(data, lower, unit, sm); }, error);
+}
+
 }  // namespace ptxblas::dispatch

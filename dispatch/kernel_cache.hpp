@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernel_config.hpp"
+#include "matrix_helpers_ptx.hpp"
 
 namespace ptxblas::dispatch {
 
@@ -23,5 +24,9 @@ CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm,
 
 // The compiled split-K reduction kernel for this data type and scalar storage.
 CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f16, int sm, std::string& error);
+
+// The level-3 helper kernels (see matrix_helpers_ptx.hpp).
+CUfunction cached_helper(CUcontext ctx, const gen::MatrixHelper& helper, int sm, std::string& error);
+CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

@@ -23,7 +23,7 @@ bool log_enabled() {
 
 void emit(const CallShape& s, const std::string& what) {
   if (!log_enabled()) return;
-  std::fprintf(stderr, "ptxblas: %s %c%c m=%lld n=%lld k=%lld -> %s\n", s.entry, s.transa, s.transb, s.m, s.n,
+  std::fprintf(stderr, "ptxblas: %s %s m=%lld n=%lld k=%lld -> %s\n", s.entry, s.flags.c_str(), s.m, s.n,
                s.k, what.c_str());
 }
 

@@ -7,7 +7,7 @@ namespace ptxblas::shim {
 
 struct CallShape {
   const char* entry;
-  char transa, transb;
+  std::string flags;  // op letters (GEMM), or side/uplo/trans/diag letters (level 3)
   long long m, n, k;
 };
 

@@ -65,7 +65,7 @@ cublasStatus_t gemm_ex(const char* entry, cublasHandle_t h, cublasOperation_t ta
   if (!combo || !algo_ok) {
     try {
       const cublasStatus_t s = forward();
-      record_forwarded(CallShape{entry, op_char(ta), op_char(tb), static_cast<long long>(m), static_cast<long long>(n),
+      record_forwarded(CallShape{entry, {op_char(ta), op_char(tb)}, static_cast<long long>(m), static_cast<long long>(n),
                                  static_cast<long long>(k)},
                        !combo ? "GemmEx type/compute combination not served" : "explicit algorithm requested");
       return s;

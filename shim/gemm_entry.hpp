@@ -10,11 +10,10 @@
 
 #include "call_record.hpp"
 #include "kernel_config.hpp"
+#include "scalars.hpp"
+#include "serve.hpp"
 
 namespace ptxblas::shim {
-
-// How alpha/beta are stored behind their pointers.
-enum class ScalarKind { F16, F32, F64, C32, C64 };
 
 struct GemmRequest {
   const char* entry;
@@ -33,11 +32,6 @@ struct GemmRequest {
   ScalarKind scalars;
 };
 
-struct Decision {
-  std::optional<cublasStatus_t> status;  // set: return it; empty: forward for `reason`
-  std::string reason;
-};
-
 // Everything but the forwarding itself (which needs the entry point's exact signature).
 Decision try_serve(const GemmRequest& r);
 
@@ -45,16 +39,7 @@ CallShape shape_of(const GemmRequest& r);
 
 template <class Forward>
 cublasStatus_t serve_gemm(const GemmRequest& r, Forward&& forward) noexcept {
-  try {
-    const Decision d = try_serve(r);
-    if (d.status) return *d.status;
-    const cublasStatus_t s = forward();
-    record_forwarded(shape_of(r), d.reason);
-    return s;
-  } catch (...) {  // never let an exception cross the C ABI
-    record_error(shape_of(r), "internal error");
-    return CUBLAS_STATUS_INTERNAL_ERROR;
-  }
+  return serve_or_forward(shape_of(r), [&] { return try_serve(r); }, forward);
 }
 
 }  // namespace ptxblas::shim

@@ -49,8 +49,10 @@ T from(Scalar s) {
 template <class T>
 class CpuEngine final : public Engine {
  public:
-  explicit CpuEngine(DataType t) : t_(t) {}
+  CpuEngine(DataType t, std::int64_t max_inverse) : t_(t), max_inverse_(max_inverse) {}
   DataType data() const override { return t_; }
+  std::int64_t max_inverse() const override { return max_inverse_; }
+  std::string summary() const override { return "cpu engine"; }
 
   void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
             Scalar beta, MatView c) override {
@@ -102,6 +104,7 @@ class CpuEngine final : public Engine {
   }
 
   void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+    if (n > max_inverse_) throw EngineError("invert_triangle beyond max_inverse");
     triangle(uplo, diag, n, a, w);
     // Column by column: solve W_tri x = e_j by substitution on the copy (T precision, as on GPU).
     std::vector<T> tri(static_cast<std::size_t>(n * n));
@@ -160,17 +163,18 @@ class CpuEngine final : public Engine {
   }
 
   DataType t_;
+  std::int64_t max_inverse_;
   std::vector<std::unique_ptr<std::vector<T>>> live_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(DataType t) {
+std::unique_ptr<Engine> make_cpu_engine(DataType t, std::int64_t max_inverse) {
   switch (t) {
-    case DataType::F32: return std::make_unique<CpuEngine<float>>(t);
-    case DataType::F64: return std::make_unique<CpuEngine<double>>(t);
-    case DataType::C32: return std::make_unique<CpuEngine<std::complex<float>>>(t);
-    case DataType::C64: return std::make_unique<CpuEngine<std::complex<double>>>(t);
+    case DataType::F32: return std::make_unique<CpuEngine<float>>(t, max_inverse);
+    case DataType::F64: return std::make_unique<CpuEngine<double>>(t, max_inverse);
+    case DataType::C32: return std::make_unique<CpuEngine<std::complex<float>>>(t, max_inverse);
+    case DataType::C64: return std::make_unique<CpuEngine<std::complex<double>>>(t, max_inverse);
     default: throw std::invalid_argument("CPU engine: only F32, F64, C32, C64");
   }
 }

@@ -8,7 +8,8 @@
 
 namespace ptxblas::blas3 {
 
-// An engine for F32, F64, C32 or C64 data (throws std::invalid_argument for others).
-std::unique_ptr<Engine> make_cpu_engine(DataType t);
+// An engine for F32, F64, C32 or C64 data (throws std::invalid_argument for others). max_inverse:
+// the largest triangle it inverts directly (small values exercise invert_blocked's recursion).
+std::unique_ptr<Engine> make_cpu_engine(DataType t, std::int64_t max_inverse = 1 << 30);
 
 }  // namespace ptxblas::blas3

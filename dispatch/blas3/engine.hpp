@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "kernel_config.hpp"
 
@@ -29,10 +31,19 @@ struct MatView {
   std::int64_t ld = 1;
 };
 
+// A step the engine could not run (launch or allocation failure): the routine stops there.
+struct EngineError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
   virtual DataType data() const = 0;
+  // For logs: what ran the GEMM steps (e.g. the first generated kernel's name).
+  virtual std::string summary() const = 0;
+  // Largest n invert_triangle takes; larger triangles are inverted blockwise (invert_blocked).
+  virtual std::int64_t max_inverse() const = 0;
 
   // C = alpha op(A) op(B) + beta C; beta == 0: C is not read; alpha == 0 or k == 0: A and B are not.
   virtual void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
@@ -46,7 +57,7 @@ class Engine {
   virtual void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) = 0;
   // W (n x n) = the triangular matrix A's `uplo` triangle holds (other triangle 0, unit: diagonal 1).
   virtual void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
-  // W (n x n) = inverse of that triangular matrix, with the same shape (small n: diagonal blocks).
+  // W (n x n) = inverse of that triangular matrix, with the same shape; n <= max_inverse().
   virtual void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
   // The `uplo` triangle of C (n x n) = that of W + beta C (beta == 0: C not read). The other
   // triangle of C is never touched. hermitian: diagonal imaginary parts become 0.

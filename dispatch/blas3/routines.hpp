@@ -45,4 +45,9 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, Blocking blk = {});
 
+// W (n x n) = inverse of A's `uplo` triangle for any n: the engine inverts blocks of at most
+// max_inverse(), and two GEMMs per level join them (inv [A11 0; A21 A22] =
+// [inv11 0; -inv22 A21 inv11, inv22], and the transposed form for upper).
+void invert_blocked(Engine& e, Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w);
+
 }  // namespace ptxblas::blas3

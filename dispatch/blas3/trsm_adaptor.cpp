@@ -20,6 +20,31 @@ struct Blocks {
 
 }  // namespace
 
+void invert_blocked(Engine& e, Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) {
+  if (n <= e.max_inverse()) {
+    e.invert_triangle(uplo, diag, n, a, w);
+    return;
+  }
+  const DataType t = e.data();
+  // Split on a multiple of the engine's block so the leaves are full blocks.
+  const std::int64_t leaf = std::max<std::int64_t>(1, e.max_inverse());
+  const std::int64_t n1 = std::max<std::int64_t>(leaf, (n / 2) / leaf * leaf), n2 = n - n1;
+  invert_blocked(e, uplo, diag, n1, a, w);
+  invert_blocked(e, uplo, diag, n2, sub(a, n1, n1, t), sub(w, n1, n1, t));
+  const Scalar one{1, 0}, minus_one{-1, 0};
+  if (uplo == Uplo::Lower) {
+    Scratch tmp(e, n2, n1);  // A21 inv11
+    e.gemm(Op::N, Op::N, n2, n1, n1, one, sub(a, n1, 0, t), w, Scalar{}, tmp.view());
+    e.gemm(Op::N, Op::N, n2, n1, n2, minus_one, sub(w, n1, n1, t), tmp.view(), Scalar{}, sub(w, n1, 0, t));
+    e.scale(n1, n2, Scalar{}, sub(w, 0, n1, t));
+  } else {
+    Scratch tmp(e, n1, n2);  // A12 inv22
+    e.gemm(Op::N, Op::N, n1, n2, n2, one, sub(a, 0, n1, t), sub(w, n1, n1, t), Scalar{}, tmp.view());
+    e.gemm(Op::N, Op::N, n1, n2, n1, minus_one, w, tmp.view(), Scalar{}, sub(w, 0, n1, t));
+    e.scale(n2, n1, Scalar{}, sub(w, n1, 0, t));
+  }
+}
+
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, Blocking blk) {
   if (m == 0 || n == 0) return;
@@ -37,7 +62,7 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
 
   for (std::int64_t i = 0; i < blocks.count(); ++i) {
     const std::int64_t s = blocks.start(i), w = blocks.size(s);
-    e.invert_triangle(uplo, diag, w, sub(a, s, s, t), inv.view());
+    invert_blocked(e, uplo, diag, w, sub(a, s, s, t), inv.view());
     // Rows (left) or columns (right) not solved yet, and the block of op(A) coupling them to s.
     const std::int64_t rest0 = blocks.forward ? s + w : 0;
     const std::int64_t rest = blocks.forward ? dim - s - w : s;

@@ -1,0 +1,176 @@
+#include "gpu_engine.hpp"
+
+#include <algorithm>
+
+#include "cuda_driver.hpp"
+#include "gemm_call.hpp"
+#include "kernel_cache.hpp"
+#include "matrix_helpers_ptx.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+using blas3::Diag;
+using blas3::EngineError;
+using blas3::MatView;
+using blas3::Scalar;
+using blas3::Uplo;
+
+constexpr std::int64_t kMaxGridY = 65535;
+
+bool is_f64(gen::DataType t) { return t == gen::DataType::F64 || t == gen::DataType::C64; }
+
+class GpuEngine final : public blas3::Engine {
+ public:
+  GpuEngine(gen::DataType t, CUstream stream, CUcontext ctx, DeviceInfo dev)
+      : t_(t), stream_(stream), ctx_(ctx), dev_(dev), d_(cuda_driver()) {}
+
+  gen::DataType data() const override { return t_; }
+  std::int64_t max_inverse() const override { return gen::kInverseMax; }
+  std::string summary() const override { return first_gemm_.empty() ? "helper kernels" : first_gemm_ + " + helpers"; }
+
+  void gemm(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+            MatView b, Scalar beta, MatView c) override {
+    if (m == 0 || n == 0) return;
+    GemmCall call;
+    call.data = t_;
+    call.op_a = ta;
+    call.op_b = tb;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.a = a.p;
+    call.lda = a.ld;
+    call.b = b.p;
+    call.ldb = b.ld;
+    call.c = c.p;
+    call.ldc = c.ld;
+    call.alpha[0] = alpha.re;
+    call.alpha[1] = alpha.im;
+    call.beta[0] = beta.re;
+    call.beta[1] = beta.im;
+    call.stream = stream_;
+    const Outcome o = run_gemm(call);
+    if (!o.served) throw EngineError("GEMM step: " + o.detail);
+    if (first_gemm_.empty()) first_gemm_ = o.detail;
+  }
+
+  MatView scratch(std::int64_t rows, std::int64_t cols) override {
+    const std::int64_t ld = std::max<std::int64_t>(rows, 1);
+    const std::size_t bytes = static_cast<std::size_t>(ld * std::max<std::int64_t>(cols, 1)) *
+                              static_cast<std::size_t>(gen::storage_bytes(t_));
+    CUdeviceptr p = 0;
+    if (const CUresult r = d_->cuMemAllocAsync(&p, bytes, stream_); r != CUDA_SUCCESS)
+      throw EngineError("scratch: " + cuda_error_text(r));
+    return {reinterpret_cast<void*>(p), ld};
+  }
+
+  void release(MatView w) override {
+    if (w.p) d_->cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(w.p), stream_);
+  }
+
+  void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) override {
+    helper({gen::HelperKind::Symmetrize, t_, uplo == Uplo::Lower, hermitian}, n, n, a, w, {});
+  }
+  void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+    helper({gen::HelperKind::Triangle, t_, uplo == Uplo::Lower, false, diag == Diag::Unit}, n, n, a, w, {});
+  }
+  void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) override {
+    helper({gen::HelperKind::Blend, t_, uplo == Uplo::Lower, hermitian}, n, n, w, c, beta);
+  }
+  void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) override {
+    helper({gen::HelperKind::Scale, t_}, m, n, c, c, alpha);
+  }
+  void copy(std::int64_t m, std::int64_t n, MatView a, MatView b) override {
+    helper({gen::HelperKind::Copy, t_}, m, n, a, b, {});
+  }
+
+  void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+    if (n == 0) return;
+    if (n > gen::kInverseMax) throw EngineError("invert_triangle beyond the inverse kernel's size");
+    std::string why;
+    CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    std::uint64_t src = reinterpret_cast<std::uint64_t>(a.p), dst = reinterpret_cast<std::uint64_t>(w.p);
+    std::int64_t lds = a.ld, ldd = w.ld;
+    std::int32_t n32 = static_cast<std::int32_t>(n);
+    void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
+    launch(fn, 1, 1, gen::kInverseMax, params);
+  }
+
+
+ private:
+  void helper(const gen::MatrixHelper& h, std::int64_t m, std::int64_t n, MatView src, MatView dst, Scalar s) {
+    if (m == 0 || n == 0) return;
+    std::string why;
+    CUfunction fn = cached_helper(ctx_, h, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    std::uint64_t sp = reinterpret_cast<std::uint64_t>(src.p), dp = reinterpret_cast<std::uint64_t>(dst.p);
+    std::int64_t lds = src.ld, ldd = dst.ld;
+    std::int32_t m32 = static_cast<std::int32_t>(m), n32 = static_cast<std::int32_t>(n);
+    double wide[2] = {s.re, s.im};
+    float narrow[2] = {static_cast<float>(s.re), static_cast<float>(s.im)};
+    void* s_re = is_f64(t_) ? static_cast<void*>(&wide[0]) : static_cast<void*>(&narrow[0]);
+    void* s_im = is_f64(t_) ? static_cast<void*>(&wide[1]) : static_cast<void*>(&narrow[1]);
+    void* params[gen::kHelperParamCount] = {&sp, &lds, &dp, &ldd, &m32, &n32, s_re, s_im};
+    launch(fn, static_cast<unsigned>((m + gen::kHelperThreads - 1) / gen::kHelperThreads),
+           static_cast<unsigned>(std::min(n, kMaxGridY)), gen::kHelperThreads, params);
+  }
+
+  void launch(CUfunction fn, unsigned gx, unsigned gy, unsigned threads, void** params) {
+    if (const CUresult r = d_->cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, 0, stream_, params, nullptr);
+        r != CUDA_SUCCESS)
+      throw EngineError("helper launch: " + cuda_error_text(r));
+  }
+
+  gen::DataType t_;
+  CUstream stream_;
+  CUcontext ctx_;
+  DeviceInfo dev_;
+  const CudaDriver* d_;
+  std::string first_gemm_;
+};
+
+}  // namespace
+
+std::unique_ptr<blas3::Engine> make_gpu_engine(gen::DataType t, void* stream, std::string& why) {
+  const CudaDriver* d = cuda_driver();
+  if (!d) {
+    why = driver_unavailable_reason();
+    return nullptr;
+  }
+  if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
+    why = "driver lacks stream-ordered allocation";
+    return nullptr;
+  }
+  CUcontext ctx = nullptr;
+  if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx) {
+    why = "no current CUDA context";
+    return nullptr;
+  }
+  DeviceInfo dev;
+  if (!device_info(ctx, dev, why)) return nullptr;
+  if (dev.sm < 80) {
+    why = "device older than sm_80";
+    return nullptr;
+  }
+  return std::make_unique<GpuEngine>(t, static_cast<CUstream>(stream), ctx, dev);
+}
+
+bool read_device_scalar(const void* device_ptr, void* host, std::size_t bytes, void* stream, std::string& why) {
+  const CudaDriver* d = cuda_driver();
+  if (!d || !d->cuMemcpyDtoHAsync || !d->cuStreamSynchronize) {
+    why = "driver cannot read device scalars";
+    return false;
+  }
+  const auto s = static_cast<CUstream>(stream);
+  CUresult r = d->cuMemcpyDtoHAsync(host, reinterpret_cast<CUdeviceptr>(device_ptr), bytes, s);
+  if (r == CUDA_SUCCESS) r = d->cuStreamSynchronize(s);
+  if (r != CUDA_SUCCESS) {
+    why = "reading device scalar: " + cuda_error_text(r);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ptxblas::dispatch

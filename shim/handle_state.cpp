@@ -1,0 +1,50 @@
+#include "handle_state.hpp"
+
+#include <cstdlib>
+
+#include "real_cublas.hpp"
+
+namespace ptxblas::shim {
+
+std::optional<HandleState> read_handle_state(cublasHandle_t handle, std::string& why) {
+  using GetStream = cublasStatus_t (*)(cublasHandle_t, cudaStream_t*);
+  using GetPointerMode = cublasStatus_t (*)(cublasHandle_t, cublasPointerMode_t*);
+  using GetMathMode = cublasStatus_t (*)(cublasHandle_t, cublasMath_t*);
+  static const auto get_stream = real_cublas<GetStream>("cublasGetStream_v2");
+  static const auto get_mode = real_cublas<GetPointerMode>("cublasGetPointerMode_v2");
+  static const auto get_math = real_cublas<GetMathMode>("cublasGetMathMode");
+  if (!get_stream || !get_mode || !get_math) {
+    why = "real cuBLAS not found";
+    return std::nullopt;
+  }
+  HandleState s;
+  cublasPointerMode_t mode = CUBLAS_POINTER_MODE_HOST;
+  if (get_stream(handle, &s.stream) != CUBLAS_STATUS_SUCCESS || get_mode(handle, &mode) != CUBLAS_STATUS_SUCCESS ||
+      get_math(handle, &s.math) != CUBLAS_STATUS_SUCCESS) {
+    why = "handle state unreadable";
+    return std::nullopt;
+  }
+  s.device_scalars = mode == CUBLAS_POINTER_MODE_DEVICE;
+  return s;
+}
+
+bool ptxblas_disabled() {
+  static const bool off = [] {
+    const char* v = std::getenv("PTXBLAS_DISABLE");
+    return v && *v && std::string(v) != "0";
+  }();
+  return off;
+}
+
+const char* status_name(cublasStatus_t s) {
+  switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default: return "cuBLAS status";
+  }
+}
+
+}  // namespace ptxblas::shim
