@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# On the lent GPU machine, from a copy of the repository with the carried build/: the GPU tests,
+# the CPU tests, the benchmark against cuBLAS, then testing/reports/h100.md and
+# testing/reports/h100-bench.csv. Every step runs even when an earlier one fails.
+#
+# Logs and test results go to $LOGDIR ($OUT when set, else build/gpu-logs); with $OUT set, the
+# report and the CSV are copied there too (flat, 6 files). Ends with the benchmark table and the
+# test counts. Exit status: 0 when the GPU and CPU tests passed and every benchmark row was ok,
+# 1 otherwise (the report is written either way).
+#
+# Environment: BUILD_DIR (build), REPORT_DIR (testing/reports), LOGDIR, BENCH_SUITE
+# (testing/bench/suite_public.txt), and the time limits
+# GPU_TEST_TIMEOUT (210 s), CPU_TEST_TIMEOUT (60 s per binary), BENCH_TIMEOUT (240 s), which keep
+# the whole run inside one 10-minute device call.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+BUILD=${BUILD_DIR:-build}
+REPORTS=${REPORT_DIR:-testing/reports}
+LOGDIR=${LOGDIR:-${OUT:-$BUILD/gpu-logs}}
+GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-210}
+CPU_TEST_TIMEOUT=${CPU_TEST_TIMEOUT:-60}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-240}
+BENCH_SUITE=${BENCH_SUITE:-testing/bench/suite_public.txt}
+mkdir -p "$LOGDIR" "$REPORTS" || exit 2
+
+step() { printf '\n== %s\n' "$*"; }
+
+# ---- build, only when the carried build lacks what this script runs
+needed=(libptxblas.so ptxblas-bench ptxblas_gpu_tests)
+missing() { for f in "${needed[@]}"; do [ -e "$BUILD/bin/$f" ] || return 0; done; return 1; }
+if missing; then
+  step "build: $BUILD/bin lacks some of ${needed[*]}"
+  cache_home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)
+  if [ "$cache_home" = "$PWD" ]; then
+    cmake --build "$BUILD" -j"$(nproc)" || echo "build failed; going on with what exists"
+  elif [ ! -e "$BUILD" ] && [ "$BUILD" = build ]; then
+    scripts/build.sh || {
+      echo "scripts/build.sh failed (offline?); configuring directly"
+      cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build -j"$(nproc)"
+    } || echo "build failed; going on with what exists"
+  else
+    # Configured for another source path (CMake refuses to reuse it): a fresh folder beside it.
+    echo "$BUILD was configured for ${cache_home:-another tree}; building into $BUILD-device"
+    if cmake -S . -B "$BUILD-device" -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       cmake --build "$BUILD-device" -j"$(nproc)"; then
+      BUILD=$BUILD-device
+    else
+      echo "build failed; going on with what exists in $BUILD"
+    fi
+  fi
+fi
+BIN=$BUILD/bin
+XMLDIR=$BUILD/gpu-logs/cpu-xml   # per-binary CPU results: read by the report, not copied to $OUT
+mkdir -p "$XMLDIR"
+
+# ---- (a) the GPU
+step "GPU"
+gpu_name="" driver=""
+if smi=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1); then
+  echo "$smi"
+  line=$(head -n 1 <<<"$smi")
+  gpu_name=${line%,*} driver=${line##*,}
+  gpu_name=${gpu_name%% } driver=${driver# }
+else
+  echo "nvidia-smi: ${smi:-not available}"
+fi
+
+# ---- (b) GPU tests
+step "GPU tests"
+gpu_args=()
+gpu_xml=$LOGDIR/gpu_tests.xml
+rm -f "$gpu_xml"
+if [ -x "$BIN/ptxblas_gpu_tests" ]; then
+  timeout -k 10 "$GPU_TEST_TIMEOUT" "$BIN/ptxblas_gpu_tests" --gtest_output="xml:$gpu_xml" \
+    >"$LOGDIR/gpu_tests.log" 2>&1
+  gpu_rc=$?
+  [ "$gpu_rc" -eq 124 ] && echo "timed out after $GPU_TEST_TIMEOUT s" | tee -a "$LOGDIR/gpu_tests.log"
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$LOGDIR/gpu_tests.log"
+  grep -oE '^\[  FAILED  \] [A-Za-z][A-Za-z0-9_/.]*' "$LOGDIR/gpu_tests.log" | sort -u | head -n 20
+  echo "exit status $gpu_rc"
+  gpu_args=(--gpu-xml "$gpu_xml" --gpu-rc "$gpu_rc")
+else
+  gpu_rc=missing
+  echo "$BIN/ptxblas_gpu_tests is missing" | tee "$LOGDIR/gpu_tests.log"
+  gpu_args=(--gpu-note "$BIN/ptxblas_gpu_tests is missing")
+fi
+
+# ---- (c) CPU tests: the binaries themselves (CTest files hold the build machine's absolute paths)
+step "CPU tests"
+cpu_args=()
+cpu_rc=0
+: >"$LOGDIR/cpu_tests.log"
+shopt -s nullglob
+cpu_bins=("$BIN"/ptxblas_cpu_*_tests)
+shopt -u nullglob
+for b in "${cpu_bins[@]}"; do
+  name=$(basename "$b")
+  xml=$XMLDIR/$name.xml
+  rm -f "$xml"
+  echo "== $name" >>"$LOGDIR/cpu_tests.log"
+  timeout -k 10 "$CPU_TEST_TIMEOUT" "$b" --gtest_output="xml:$xml" >>"$LOGDIR/cpu_tests.log" 2>&1
+  rc=$?
+  echo "$name: exit status $rc"
+  [ "$rc" -gt "$cpu_rc" ] && cpu_rc=$rc
+  cpu_args+=(--cpu-xml "$xml")
+done
+if [ ${#cpu_bins[@]} -eq 0 ]; then
+  cpu_rc=missing
+  cpu_args=(--cpu-note "no $BIN/ptxblas_cpu_*_tests")
+else
+  cpu_args+=(--cpu-rc "$cpu_rc")
+fi
+
+# ---- (d) benchmark
+step "benchmark"
+csv=$REPORTS/h100-bench.csv
+rm -f "$csv"
+if [ -x "$BIN/ptxblas-bench" ]; then
+  timeout -k 10 "$BENCH_TIMEOUT" "$BIN/ptxblas-bench" --suite "$BENCH_SUITE" --csv "$csv" \
+    >"$LOGDIR/bench.log" 2>&1
+  bench_rc=$?
+  [ "$bench_rc" -eq 124 ] && echo "timed out after $BENCH_TIMEOUT s" | tee -a "$LOGDIR/bench.log"
+  echo "exit status $bench_rc (table below)"
+else
+  bench_rc=missing
+  echo "$BIN/ptxblas-bench is missing" | tee "$LOGDIR/bench.log"
+fi
+
+# ---- (e) report
+step "report"
+report_args=(--out "$REPORTS/h100.md" --bench-log "$LOGDIR/bench.log")
+[ -f "$csv" ] && report_args+=(--bench-csv "$csv")
+[ "$bench_rc" != missing ] && report_args+=(--bench-rc "$bench_rc")
+[ -n "$gpu_name" ] && report_args+=(--gpu-name "$gpu_name")
+[ -n "$driver" ] && report_args+=(--driver "$driver")
+python3 scripts/write_report.py "${report_args[@]}" "${gpu_args[@]}" "${cpu_args[@]}"
+report_rc=$?
+
+# ---- (f) results to $OUT
+if [ -n "${OUT:-}" ] && mkdir -p "$OUT"; then
+  for f in "$REPORTS/h100.md" "$csv" "$LOGDIR/gpu_tests.xml" "$LOGDIR/gpu_tests.log" \
+           "$LOGDIR/cpu_tests.log" "$LOGDIR/bench.log"; do
+    [ -f "$f" ] || continue
+    [ "$(cd "$(dirname "$f")" && pwd)" = "$(cd "$OUT" && pwd)" ] || cp "$f" "$OUT/"
+  done
+fi
+
+# ---- the short table, last
+step "summary"
+if grep -q '^type ' "$LOGDIR/bench.log"; then
+  sed -n '/^type /,$p' "$LOGDIR/bench.log"
+else
+  tail -n 5 "$LOGDIR/bench.log"
+fi
+[ -f "$REPORTS/h100.md" ] && grep -E '^(fingerprint|(GPU|CPU) tests|Failing)' "$REPORTS/h100.md"
+echo "report: $REPORTS/h100.md (write_report exit status $report_rc)"
+
+status=0
+[ "$gpu_rc" = 0 ] || status=1
+[ "$cpu_rc" = 0 ] || status=1
+[ "$bench_rc" = 0 ] || status=1
+[ "$report_rc" = 0 ] || status=1
+exit "$status"

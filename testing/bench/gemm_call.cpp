@@ -1,0 +1,114 @@
+#include "gemm_call.hpp"
+
+#include <cuda_fp16.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+#include "ptxblas/ptxblas.h"
+
+namespace bench {
+namespace {
+
+struct PtxblasEntries {
+  decltype(&cublasSgemm_v2) s = nullptr;
+  decltype(&cublasDgemm_v2) d = nullptr;
+  decltype(&cublasCgemm_v2) c = nullptr;
+  decltype(&cublasZgemm_v2) z = nullptr;
+  decltype(&cublasHgemm) h = nullptr;
+  decltype(&::ptxblas_last_call) last_call = nullptr;
+};
+PtxblasEntries g_ptx;
+
+template <class Fn>
+void resolve(void* lib, const char* name, Fn& fn) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  if (!fn) {
+    std::fprintf(stderr, "libptxblas.so lacks %s\n", name);
+    std::exit(2);
+  }
+}
+
+template <class T>
+struct Scalars;
+template <>
+struct Scalars<float> {
+  static constexpr float one = 1.0f, zero = 0.0f;
+};
+template <>
+struct Scalars<double> {
+  static constexpr double one = 1.0, zero = 0.0;
+};
+template <>
+struct Scalars<cuComplex> {
+  static constexpr cuComplex one{1.0f, 0.0f}, zero{0.0f, 0.0f};
+};
+template <>
+struct Scalars<cuDoubleComplex> {
+  static constexpr cuDoubleComplex one{1.0, 0.0}, zero{0.0, 0.0};
+};
+template <>
+struct Scalars<__half> {
+  static inline const __half one = __float2half(1.0f), zero = __float2half(0.0f);
+};
+
+cublasOperation_t op(char o) { return o == 'N' ? CUBLAS_OP_N : o == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
+
+template <class T, class Fn>
+cublasStatus_t call(Fn fn, cublasHandle_t h, const Shape& s, const Operands& o) {
+  const Layout l = layout(s);
+  return fn(h, op(s.transa), op(s.transb), static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
+            &Scalars<T>::one, static_cast<const T*>(o.a), static_cast<int>(l.lda), static_cast<const T*>(o.b),
+            static_cast<int>(l.ldb), &Scalars<T>::zero, static_cast<T*>(o.c), static_cast<int>(l.ldc));
+}
+
+}  // namespace
+
+std::string default_library_path() {
+  if (const char* p = std::getenv("PTXBLAS_LIBRARY"); p && *p) return p;
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "libptxblas.so";
+  const std::string exe(buf, static_cast<std::size_t>(n));
+  return exe.substr(0, exe.rfind('/') + 1) + "libptxblas.so";
+}
+
+void load_ptxblas(const std::string& path) {
+  if (dlsym(RTLD_DEFAULT, "ptxblas_last_call")) {
+    std::fprintf(stderr, "libptxblas.so is already in the global scope (LD_PRELOAD?): both sides would be ptxblas\n");
+    std::exit(2);
+  }
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    std::fprintf(stderr, "cannot load %s: %s\n", path.c_str(), dlerror());
+    std::exit(2);
+  }
+  resolve(lib, "cublasSgemm_v2", g_ptx.s);
+  resolve(lib, "cublasDgemm_v2", g_ptx.d);
+  resolve(lib, "cublasCgemm_v2", g_ptx.c);
+  resolve(lib, "cublasZgemm_v2", g_ptx.z);
+  resolve(lib, "cublasHgemm", g_ptx.h);
+  resolve(lib, "ptxblas_last_call", g_ptx.last_call);
+}
+
+std::string last_ptxblas_call() {
+  const char* s = g_ptx.last_call ? g_ptx.last_call() : nullptr;
+  return s ? s : "none";
+}
+
+cublasStatus_t run_gemm(Impl impl, cublasHandle_t h, const Shape& s, const Operands& o) {
+  const bool ptx = impl == Impl::Ptxblas;
+  switch (s.type) {
+    case 'S': return call<float>(ptx ? g_ptx.s : &cublasSgemm_v2, h, s, o);
+    case 'D': return call<double>(ptx ? g_ptx.d : &cublasDgemm_v2, h, s, o);
+    case 'C': return call<cuComplex>(ptx ? g_ptx.c : &cublasCgemm_v2, h, s, o);
+    case 'Z': return call<cuDoubleComplex>(ptx ? g_ptx.z : &cublasZgemm_v2, h, s, o);
+    case 'H': return call<__half>(ptx ? g_ptx.h : &cublasHgemm, h, s, o);
+    default: return CUBLAS_STATUS_INVALID_VALUE;
+  }
+}
+
+}  // namespace bench

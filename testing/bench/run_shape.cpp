@@ -1,0 +1,119 @@
+#include "run_shape.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "buffers.hpp"
+#include "check.hpp"
+#include "gemm_call.hpp"
+#include "status.hpp"
+
+namespace bench {
+namespace {
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+constexpr int kRounds = 2;  // ptxblas block, cuBLAS block, ptxblas block, cuBLAS block
+
+// What the ptxblas side did across all its calls for one shape.
+struct PtxState {
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;  // first non-success status
+  std::string config;                               // last_call() of the call that decides the row
+  bool forwarded = false;
+
+  bool call(Bench& b, const Shape& s, const Operands& o, bool note) {
+    const cublasStatus_t st = run_gemm(Impl::Ptxblas, b.handle, s, o);
+    if (st != CUBLAS_STATUS_SUCCESS && status == CUBLAS_STATUS_SUCCESS) {
+      status = st;
+      config = std::string("status ") + cublasGetStatusName(st) + ": " + last_ptxblas_call();
+    }
+    if (note && status == CUBLAS_STATUS_SUCCESS) {
+      config = last_ptxblas_call();
+      forwarded = forwarded || starts_with(config, "forwarded");
+    }
+    return st == CUBLAS_STATUS_SUCCESS;
+  }
+  bool error() const { return status != CUBLAS_STATUS_SUCCESS || starts_with(config, "error"); }
+};
+
+std::vector<unsigned char> download(const DeviceBuffer& d, std::size_t bytes) {
+  std::vector<unsigned char> h(bytes);
+  CUDA_CHECK(cudaMemcpy(h.data(), d.get(), bytes, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+}  // namespace
+
+Result run_shape(Bench& b, const Shape& s) {
+  const Workspace w = make_workspace(s, b.l2_bytes, b.rng);
+  std::size_t next = 0;  // rotating operand set of the next call
+  PtxState ptx;
+  auto ptx_call = [&] { return ptx.call(b, s, w.operands(next++), false); };
+  auto ref_call = [&] {
+    CUBLAS_CHECK(run_gemm(Impl::Cublas, b.handle, s, w.operands(next++)));
+    return true;
+  };
+
+  for (int i = 0; i < b.opt.warmup; ++i)
+    if (!ptx.call(b, s, w.operands(next++), true)) break;
+  for (int i = 0; i < b.opt.warmup; ++i) ref_call();
+  CUDA_CHECK(cudaStreamSynchronize(b.stream));
+
+  std::vector<float> ptx_ms, ref_ms, probe;
+  int ptx_reps = b.opt.reps, ref_reps = b.opt.reps;
+  if (ptx_reps <= 0) {
+    if (!ptx.error() && b.timer.time(3, ptx_call, probe)) ptx_reps = auto_reps(median(probe), b.opt.budget_ms);
+    probe.clear();
+    b.timer.time(3, ref_call, probe);
+    ref_reps = auto_reps(median(probe), b.opt.budget_ms);
+  }
+  double spread = 0;  // how far the rounds' medians of one implementation lie apart: the noise
+  auto block = [&](int reps, const std::function<bool()>& call, std::vector<float>& all, double& first) {
+    std::vector<float> ms;
+    if (!b.timer.time((reps + kRounds - 1) / kRounds, call, ms)) return;
+    const double med = median(ms);
+    if (first > 0) spread = std::max(spread, std::abs(med - first) / std::min(med, first));
+    first = med;
+    all.insert(all.end(), ms.begin(), ms.end());
+  };
+  double ptx_first = 0, ref_first = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    if (!ptx.error()) block(ptx_reps, ptx_call, ptx_ms, ptx_first);
+    block(ref_reps, ref_call, ref_ms, ref_first);
+  }
+
+  // Correctness: both into NaN-poisoned C from the same inputs (set 0).
+  CheckResult check{};
+  if (!ptx.error()) {
+    const Operands o = w.operands(0);
+    CUDA_CHECK(cudaMemsetAsync(w.check_ptx.get(), 0xFF, w.c_bytes, b.stream));
+    CUDA_CHECK(cudaMemsetAsync(w.check_ref.get(), 0xFF, w.c_bytes, b.stream));
+    ptx.call(b, s, Operands{o.a, o.b, w.check_ptx.get()}, true);
+    CUBLAS_CHECK(run_gemm(Impl::Cublas, b.handle, s, Operands{o.a, o.b, w.check_ref.get()}));
+    CUDA_CHECK(cudaStreamSynchronize(b.stream));
+    check = compare(s.type, s.k, download(w.check_ptx, w.c_bytes), download(w.check_ref, w.c_bytes));
+  }
+
+  Result r{s, std::nan(""), flops(s) / median(ref_ms) * 1e-9, "ok", ptx.config, spread};
+  if (ptx.error()) {
+    r.check = "ERROR";
+  } else {
+    r.ptx_tflops = flops(s) / median(ptx_ms) * 1e-9;
+    if (!check.ok) {
+      r.check = "MISMATCH";
+      std::fprintf(stderr, "%c %c%c %lld %lld %lld %s: max relative difference %.3g (tolerance %.3g)%s\n", s.type,
+                   s.transa, s.transb, static_cast<long long>(s.m), static_cast<long long>(s.n),
+                   static_cast<long long>(s.k), s.name.c_str(), check.rel_err, check.tolerance,
+                   check.nan ? ", NaN or Inf in the output" : "");
+    } else if (ptx.forwarded) {
+      r.check = "FORWARDED";
+    }
+  }
+  return r;
+}
+
+}  // namespace bench

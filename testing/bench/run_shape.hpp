@@ -1,0 +1,34 @@
+// One shape end to end: operands, warm-up, timing of both implementations in alternating blocks,
+// then the correctness check.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "output.hpp"
+#include "suite.hpp"
+#include "timing.hpp"
+
+namespace bench {
+
+struct RunOptions {
+  int reps = 0;           // per implementation; 0: about budget_ms each, 5..200
+  double budget_ms = 200;
+  int warmup = 2;
+};
+
+struct Bench {
+  cublasHandle_t handle;
+  cudaStream_t stream;
+  CallTimer& timer;
+  std::size_t l2_bytes;
+  std::uint64_t rng;
+  RunOptions opt;
+};
+
+Result run_shape(Bench& b, const Shape& s);
+
+}  // namespace bench

@@ -1,0 +1,278 @@
+// Calls ptxblas does not run itself go to the real cuBLAS unchanged, with ptxblas's status being
+// cuBLAS's and the call counted as forwarded. The "real cuBLAS" is the stand-in (fake_cublas.h):
+// the real one would dereference the tests' fake handle. Without a GPU every valid GEMM is
+// forwarded: the handle is refused, or there is no driver / no CUDA context.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gemm_entries.hpp"
+#include "shim_loader.hpp"
+#include "status_names.hpp"
+
+namespace cpushim {
+namespace {
+
+// What the stand-in's GEMMs return: an error, so passing it through is visible.
+constexpr cublasStatus_t kCublasSays = CUBLAS_STATUS_ARCH_MISMATCH;
+
+void configure(FakeCublas& f, cublasStatus_t handle_status, int math = CUBLAS_DEFAULT_MATH) {
+  f.handle_status = handle_status;
+  f.stream = nullptr;
+  f.pointer_mode = CUBLAS_POINTER_MODE_HOST;
+  f.math_mode = math;
+  f.gemm_status = kCublasSays;
+}
+
+// A valid call whose every argument differs from the others, so a mix-up shows.
+GemmArgs valid_call(const Scalar& alpha, const Scalar& beta) {
+  GemmArgs x;
+  x.transa = CUBLAS_OP_T;
+  x.transb = CUBLAS_OP_C;
+  x.m = 4;
+  x.n = 5;
+  x.k = 6;
+  x.lda = 7;  // >= k
+  x.ldb = 8;  // >= n
+  x.ldc = 9;  // >= m
+  x.alpha = alpha.ptr();
+  x.beta = beta.ptr();
+  return x;
+}
+
+void expect_same_call(const FakeCublasCall& got, const std::string& symbol, const GemmArgs& x) {
+  EXPECT_EQ(std::string(got.entry), symbol);
+  EXPECT_EQ(got.handle, static_cast<const void*>(x.handle));
+  EXPECT_EQ(got.transa, x.transa);
+  EXPECT_EQ(got.transb, x.transb);
+  EXPECT_EQ(got.m, x.m);
+  EXPECT_EQ(got.n, x.n);
+  EXPECT_EQ(got.k, x.k);
+  EXPECT_EQ(got.lda, x.lda);
+  EXPECT_EQ(got.ldb, x.ldb);
+  EXPECT_EQ(got.ldc, x.ldc);
+  EXPECT_EQ(got.alpha, x.alpha);
+  EXPECT_EQ(got.a, x.a);
+  EXPECT_EQ(got.b, x.b);
+  EXPECT_EQ(got.beta, x.beta);
+  EXPECT_EQ(got.c, x.c);
+}
+
+void expect_same_ex(const FakeCublasCall& got, cudaDataType at, cudaDataType bt, cudaDataType ct,
+                    cublasComputeType_t compute, cublasGemmAlgo_t algo) {
+  EXPECT_EQ(got.atype, at);
+  EXPECT_EQ(got.btype, bt);
+  EXPECT_EQ(got.ctype, ct);
+  EXPECT_EQ(got.compute, compute);
+  EXPECT_EQ(got.algo, algo);
+}
+
+// Why a valid call with a readable handle is forwarded on this machine: decided in dispatch.
+void expect_dispatch_reason(const std::string& what) {
+  if (ptxblas_disable_set()) {
+    EXPECT_EQ(what, "forwarded: PTXBLAS_DISABLE is set");
+  } else if (!driver_loadable()) {
+    EXPECT_EQ(what, "forwarded: no CUDA driver (libcuda.so.1 not found)");
+  } else {  // a driver but no GPU (cuInit fails), or no current context (the tests create none)
+    EXPECT_EQ(what.rfind("forwarded: ", 0), 0u) << what;
+    EXPECT_NE(what, "forwarded: handle state unreadable");
+    EXPECT_NE(what, "forwarded: pedantic math mode with f16 compute");
+  }
+}
+
+class Forwarding : public ::testing::TestWithParam<std::string> {
+ protected:
+  void call_and_check(const GemmArgs& x, const std::function<void(const std::string&)>& check_reason,
+                      bool expect_handle_read) {
+    const EntrySpec& e = gemm_entry(GetParam());
+    FakeCublas& f = fake_cublas();
+    const std::uint64_t gemms0 = f.gemm_calls, queries0 = f.handle_queries;
+    const Counters before = counters();
+    const cublasStatus_t s = call_gemm(e, x);
+    const std::string what = last_call();
+    const Counters after = counters();
+    EXPECT_EQ(status_name(s), status_name(kCublasSays)) << "cuBLAS's status not passed through";
+    ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
+    expect_same_call(f.last, e.symbol, x);
+    if (e.ex) expect_same_ex(f.last, e.type, e.type, e.type, e.compute, CUBLAS_GEMM_DEFAULT);
+    check_reason(what);
+    EXPECT_EQ(after.forwarded, before.forwarded + 1);
+    EXPECT_EQ(after.served, before.served);
+    if (expect_handle_read && !ptxblas_disable_set()) {
+      EXPECT_GT(f.handle_queries, queries0);
+    }
+  }
+};
+
+// cuBLAS refuses the handle (as a stand-in for any unreadable handle state): forwarded.
+TEST_P(Forwarding, HandleRefused) {
+  const EntrySpec& e = gemm_entry(GetParam());
+  configure(fake_cublas(), CUBLAS_STATUS_NOT_INITIALIZED);
+  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+  call_and_check(
+      valid_call(one, zero),
+      [](const std::string& what) {
+        EXPECT_EQ(what, ptxblas_disable_set() ? "forwarded: PTXBLAS_DISABLE is set"
+                                              : "forwarded: handle state unreadable");
+      },
+      true);
+}
+
+// A readable handle, no GPU: dispatch declines (no driver, cuInit fails, or no context) and the
+// call is forwarded; nothing crashes.
+TEST_P(Forwarding, NoDriverOrContext) {
+  const EntrySpec& e = gemm_entry(GetParam());
+  configure(fake_cublas(), CUBLAS_STATUS_SUCCESS);
+  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+  call_and_check(valid_call(one, zero), expect_dispatch_reason, true);
+}
+
+// Pedantic math prescribes f16 arithmetic for f16 compute, which ptxblas does not do: those
+// calls are forwarded at once; the others go on to dispatch. Extra math-mode flag bits do not
+// hide the pedantic mode.
+TEST_P(Forwarding, PedanticMath) {
+  if (ptxblas_disable_set()) GTEST_SKIP() << "PTXBLAS_DISABLE is set";
+  const EntrySpec& e = gemm_entry(GetParam());
+  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+  for (int math : {static_cast<int>(CUBLAS_PEDANTIC_MATH),
+                   CUBLAS_PEDANTIC_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION}) {
+    SCOPED_TRACE("math mode " + std::to_string(math));
+    configure(fake_cublas(), CUBLAS_STATUS_SUCCESS, math);
+    if (e.scal == Scal::F16)
+      call_and_check(
+          valid_call(one, zero),
+          [](const std::string& what) { EXPECT_EQ(what, "forwarded: pedantic math mode with f16 compute"); }, true);
+    else
+      call_and_check(valid_call(one, zero), expect_dispatch_reason, true);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEntries, Forwarding, ::testing::ValuesIn(gemm_entry_names()),
+                         [](const auto& info) { return info.param; });
+
+struct ExCase {
+  const char* what;
+  cudaDataType at, bt, ct;
+  cublasComputeType_t compute;
+  cublasGemmAlgo_t algo;
+  const char* reason;  // last_call()
+};
+
+// GemmEx combinations ptxblas does not serve go straight to cuBLAS: no validation of its own, no
+// handle query.
+TEST(ForwardingGemmEx, UnservedCombinations) {
+  const char* kCombo = "forwarded: GemmEx type/compute combination not served";
+  const ExCase cases[] = {
+      {"TF32 compute", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT, kCombo},
+      {"pedantic f32 compute", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT,
+       kCombo},
+      {"f16 in, f32 out", CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, kCombo},
+      {"A and B differ", CUDA_R_16F, CUDA_R_16BF, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, kCombo},
+      {"int8", CUDA_R_8I, CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT, kCombo},
+      {"f64 data, f32 compute", CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, kCombo},
+      {"explicit algorithm", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_ALGO0,
+       "forwarded: explicit algorithm requested"},
+      {"explicit tensor-op algorithm", CUDA_C_64F, CUDA_C_64F, CUDA_C_64F, CUBLAS_COMPUTE_64F,
+       CUBLAS_GEMM_ALGO3_TENSOR_OP, "forwarded: explicit algorithm requested"},
+  };
+  FakeCublas& f = fake_cublas();
+  configure(f, CUBLAS_STATUS_NOT_INITIALIZED);
+  const double scalars[4] = {1, 0, 0, 0};  // large enough for every scalar type
+  for (bool is64 : {false, true}) {
+    for (const ExCase& c : cases) {
+      SCOPED_TRACE(std::string(is64 ? "cublasGemmEx_64: " : "cublasGemmEx: ") + c.what);
+      GemmArgs x;
+      x.alpha = &scalars[0];
+      x.beta = &scalars[2];
+      const std::uint64_t gemms0 = f.gemm_calls, queries0 = f.handle_queries;
+      const Counters before = counters();
+      const cublasStatus_t s = call_gemm_ex(is64, x, c.at, c.bt, c.ct, c.compute, c.algo);
+      const Counters after = counters();
+      EXPECT_EQ(status_name(s), status_name(kCublasSays));
+      EXPECT_EQ(last_call(), c.reason);
+      ASSERT_EQ(f.gemm_calls, gemms0 + 1);
+      expect_same_call(f.last, is64 ? "cublasGemmEx_64" : "cublasGemmEx", x);
+      expect_same_ex(f.last, c.at, c.bt, c.ct, c.compute, c.algo);
+      EXPECT_EQ(f.handle_queries, queries0);
+      EXPECT_EQ(after.forwarded, before.forwarded + 1);
+      EXPECT_EQ(after.served, before.served);
+    }
+  }
+}
+
+// Unserved combinations leave argument checks to cuBLAS: even a null handle is passed on.
+TEST(ForwardingGemmEx, UnservedCombinationIsNotValidatedByPtxblas) {
+  FakeCublas& f = fake_cublas();
+  configure(f, CUBLAS_STATUS_NOT_INITIALIZED);
+  const float one = 1, zero = 0;
+  GemmArgs x;
+  x.handle = nullptr;
+  x.m = -1;
+  x.alpha = &one;
+  x.beta = &zero;
+  const std::uint64_t gemms0 = f.gemm_calls;
+  const cublasStatus_t s =
+      call_gemm_ex(false, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+  EXPECT_EQ(status_name(s), status_name(kCublasSays));
+  ASSERT_EQ(f.gemm_calls, gemms0 + 1);
+  EXPECT_EQ(f.last.handle, nullptr);
+  EXPECT_EQ(f.last.m, -1);
+}
+
+// CUBLAS_GEMM_DEFAULT_TENSOR_OP counts as the default algorithm: the call takes the serving path
+// (here: refused handle, so forwarded for that reason) and reaches cuBLAS with the algorithm as given.
+TEST(ForwardingGemmEx, DefaultTensorOpTakesTheServingPath) {
+  FakeCublas& f = fake_cublas();
+  configure(f, CUBLAS_STATUS_NOT_INITIALIZED);
+  const float one = 1, zero = 0;
+  GemmArgs x;
+  x.alpha = &one;
+  x.beta = &zero;
+  for (bool is64 : {false, true}) {
+    const std::uint64_t gemms0 = f.gemm_calls;
+    const cublasStatus_t s = call_gemm_ex(is64, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F,
+                                          CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+    EXPECT_EQ(status_name(s), status_name(kCublasSays));
+    EXPECT_EQ(last_call(), ptxblas_disable_set() ? "forwarded: PTXBLAS_DISABLE is set"
+                                                 : "forwarded: handle state unreadable");
+    ASSERT_EQ(f.gemm_calls, gemms0 + 1);
+    EXPECT_EQ(f.last.algo, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  }
+}
+
+[[noreturn]] void quit(int code, const std::string& why) {
+  std::fprintf(stderr, "%s\n", why.c_str());
+  std::exit(code);
+}
+
+// Runs in a fresh process, so that PTXBLAS_DISABLE is read for the first time after setenv.
+void disabled_call() {
+  setenv("PTXBLAS_DISABLE", "1", 1);
+  FakeCublas& f = fake_cublas();
+  configure(f, CUBLAS_STATUS_SUCCESS);
+  const float one = 1, zero = 0;
+  GemmArgs x;
+  x.alpha = &one;
+  x.beta = &zero;
+  const cublasStatus_t s = call_gemm(gemm_entry("Sgemm_v2"), x);
+  if (s != kCublasSays) quit(3, "status " + status_name(s));
+  if (last_call() != "forwarded: PTXBLAS_DISABLE is set") quit(4, "last call: " + last_call());
+  if (f.gemm_calls != 1) quit(5, "cuBLAS GEMM calls: " + std::to_string(f.gemm_calls));
+  if (f.handle_queries != 0) quit(6, "handle queried although disabled");
+  // Rejections still come from ptxblas.
+  x.m = -1;
+  if (call_gemm(gemm_entry("Sgemm_v2"), x) != CUBLAS_STATUS_INVALID_VALUE) quit(7, "m < 0 not rejected");
+  std::exit(0);
+}
+
+TEST(ForwardingDeathTest, PtxblasDisableForwardsEveryValidCall) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(disabled_call(), ::testing::ExitedWithCode(0), "");
+}
+
+}  // namespace
+}  // namespace cpushim
