@@ -31,6 +31,7 @@ Loaded load() {
                    bind(lib, "cuCtxGetCurrent", d.cuCtxGetCurrent) &&
                    bind(lib, "cuCtxGetDevice", d.cuCtxGetDevice) &&
                    bind(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute) &&
+                   bind(lib, "cuDeviceGetName", d.cuDeviceGetName) &&
                    bind(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
                    bind(lib, "cuModuleGetFunction", d.cuModuleGetFunction) &&
                    bind(lib, "cuLaunchKernel", d.cuLaunchKernel) &&

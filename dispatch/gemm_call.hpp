@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernel_config.hpp"
+#include "param_space.hpp"
 
 namespace ptxblas::dispatch {
 
@@ -48,6 +49,10 @@ struct Plan {
 // What the heuristic picks for this problem on a device with `multiprocessors` SMs.
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors);
+
+// The plan for a configuration the model chose (kg slices rounded to whole K-steps).
+Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t k,
+                      const gen::Tuning& t);
 
 // "kernel name" or "kernel name kg=N" for logs.
 std::string describe(const Plan& p);

@@ -6,6 +6,7 @@
 #include "gemm_call.hpp"
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
+#include "model_registry.hpp"
 #include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
@@ -141,7 +142,13 @@ Outcome run_gemm(const GemmCall& call) {
     out.detail = "device older than sm_80";
     return out;
   }
-  Plan plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  Plan plan;
+  if (model::Picker* picker = picker_for(dev)) {
+    const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
+    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.k, picker->pick(problem));
+  } else {
+    plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  }
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
     plan.kchunk = call.k;

@@ -36,16 +36,37 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
 
   // Two blocks per SM are wanted; slices come from K when the tiles alone are too few.
   const std::int64_t blocks = ceil_div(m, pick.ml) * ceil_div(n, pick.nl);
+  if (blocks <= 0 || k <= 0) return p;  // empty problem: nothing to split
   const std::int64_t want = ceil_div(2 * multiprocessors, blocks);
   std::int64_t kg = std::min({want, k / kMinSliceK, std::int64_t{kMaxSlices}});
-  const std::int64_t ws_bytes = kg * m * n * gen::compute_bytes(data);
-  if (kg < 2 || m * n >= (std::int64_t{1} << 31) || ws_bytes > kMaxWorkspaceBytes || n > 65535 * pick.nl)
-    return p;
+  const bool small_c = m <= ((std::int64_t{1} << 31) - 1) / n;  // m * n < 2^31, without overflow
+  if (kg < 2 || !small_c || n > 65535 * pick.nl) return p;
+  if (kg * m * n * gen::compute_bytes(data) > kMaxWorkspaceBytes) return p;
   p.kchunk = ceil_div(ceil_div(k, kg), pick.u) * pick.u;
   p.kg = static_cast<int>(ceil_div(k, p.kchunk));
   if (p.kg < 2) {
     p.kg = 1;
     p.kchunk = k;
+  }
+  return p;
+}
+
+Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t k,
+                      const gen::Tuning& t) {
+  Plan p;
+  p.config.data = data;
+  p.config.scalar_f16 = scalar_f16;
+  p.config.op_a = op_a;
+  p.config.op_b = op_b;
+  p.config = gen::apply_tuning(p.config, t);
+  p.kchunk = k;
+  if (t.kg > 1 && k > 0) {
+    p.kchunk = ceil_div(ceil_div(k, t.kg), t.u) * t.u;
+    p.kg = static_cast<int>(ceil_div(k, p.kchunk));
+    if (p.kg < 2) {
+      p.kg = 1;
+      p.kchunk = k;
+    }
   }
   return p;
 }

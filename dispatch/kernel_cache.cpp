@@ -77,11 +77,13 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  char name[256] = {};
+  if (r == CUDA_SUCCESS) r = d->cuDeviceGetName(name, sizeof name - 1, dev);
   if (r != CUDA_SUCCESS) {
     error = "device query failed: " + cuda_error_text(r);
     return false;
   }
-  out = DeviceInfo{10 * major + minor, sms};
+  out = DeviceInfo{10 * major + minor, sms, name};
   std::unique_lock lock(g_mutex);
   g_devices[ctx] = out;
   return true;

@@ -44,12 +44,6 @@ struct L3<cuDoubleComplex> {
   static constexpr TransRule sym = TransRule::ComplexSymmetric;
 };
 
-template <class Fn, class... Args>
-cublasStatus_t forward(const char* entry, Args... args) {
-  const Fn real = real_cublas<Fn>(entry);
-  return real ? real(args...) : CUBLAS_STATUS_NOT_INITIALIZED;
-}
-
 template <class T, class I>
 cublasStatus_t symm(const char* entry, bool herm, cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,
                     I m, I n, const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
@@ -67,7 +61,7 @@ cublasStatus_t symm(const char* entry, bool herm, cublasHandle_t h, cublasSideMo
                                              view(B, ldb), be, view(C, ldc));
                                });
       },
-      [&] { return forward<Fn>(entry, h, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc); });
+      [&] { return call_real<Fn>(entry, h, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
 enum class RankForm { K, Kx, TwoK };  // SYRK/HERK, SYRKX/HERKX, SYR2K/HER2K
@@ -118,7 +112,7 @@ cublasStatus_t trmm(const char* entry, cublasHandle_t h, cublasSideMode_t side, 
                                              al, view(A, lda), view(B, ldb), view(C, ldc));
                                });
       },
-      [&] { return forward<Fn>(entry, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc); });
+      [&] { return call_real<Fn>(entry, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc); });
 }
 
 template <class T, class I>
@@ -139,7 +133,7 @@ cublasStatus_t trsm(const char* entry, cublasHandle_t h, cublasSideMode_t side, 
                                              al, view(A, lda), view(B, ldb));
                                });
       },
-      [&] { return forward<Fn>(entry, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb); });
+      [&] { return call_real<Fn>(entry, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb); });
 }
 
 // SYRK/HERK (no B) and the two-operand forms, with the real function's exact signature.
@@ -150,7 +144,7 @@ cublasStatus_t rank_k_one(const char* entry, bool herm, cublasHandle_t h, cublas
   using Fn = cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, I, I, const SA*, const T*, I,
                                 const SB*, T*, I);
   return rank_k<T, SA, SB, I>(entry, RankForm::K, herm, h, uplo, trans, n, k, alpha, A, lda, nullptr, I{1}, beta, C,
-                              ldc, [&] { return forward<Fn>(entry, h, uplo, trans, n, k, alpha, A, lda, beta, C, ldc); });
+                              ldc, [&] { return call_real<Fn>(entry, h, uplo, trans, n, k, alpha, A, lda, beta, C, ldc); });
 }
 
 template <class T, class SA, class SB, class I>
@@ -160,7 +154,7 @@ cublasStatus_t rank_k_two(const char* entry, RankForm form, bool herm, cublasHan
   using Fn = cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, I, I, const SA*, const T*, I,
                                 const T*, I, const SB*, T*, I);
   return rank_k<T, SA, SB, I>(entry, form, herm, h, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc, [&] {
-    return forward<Fn>(entry, h, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    return call_real<Fn>(entry, h, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   });
 }
 

@@ -43,10 +43,7 @@ cublasStatus_t gemm(const char* entry, cublasHandle_t h, cublasOperation_t ta, c
                                   const T*, I, const T*, I, const T*, T*, I);
   const GemmRequest r{entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, Typed<T>::data,
                       Typed<T>::scalars};
-  return serve_gemm(r, [&] {
-    const Real real = real_cublas<Real>(entry);
-    return real ? real(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc) : CUBLAS_STATUS_NOT_INITIALIZED;
-  });
+  return serve_gemm(r, [&] { return call_real<Real>(entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
 }  // namespace

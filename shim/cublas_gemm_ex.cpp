@@ -56,22 +56,15 @@ cublasStatus_t gemm_ex(const char* entry, cublasHandle_t h, cublasOperation_t ta
                                   const void*, cudaDataType, I, const void*, cudaDataType, I, const void*, void*,
                                   cudaDataType, I, cublasComputeType_t, cublasGemmAlgo_t);
   auto forward = [&] {
-    const Real real = real_cublas<Real>(entry);
-    return real ? real(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, comp, algo)
-                : CUBLAS_STATUS_NOT_INITIALIZED;
+    return call_real<Real>(entry, h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, comp, algo);
   };
   const auto combo = served_combo(at, bt, ct, comp);
   const bool algo_ok = algo == CUBLAS_GEMM_DEFAULT || algo == CUBLAS_GEMM_DEFAULT_TENSOR_OP;
-  if (!combo || !algo_ok) {
-    try {
-      const cublasStatus_t s = forward();
-      record_forwarded(CallShape{entry, {op_char(ta), op_char(tb)}, static_cast<long long>(m), static_cast<long long>(n),
-                                 static_cast<long long>(k)},
-                       !combo ? "GemmEx type/compute combination not served" : "explicit algorithm requested");
-      return s;
-    } catch (...) {
-      return CUBLAS_STATUS_INTERNAL_ERROR;
-    }
+  if (!combo || !algo_ok) {  // cuBLAS validates what it is given: no checks of ours first
+    const CallShape shape{entry, {op_char(ta), op_char(tb)}, static_cast<long long>(m), static_cast<long long>(n),
+                          static_cast<long long>(k)};
+    const char* why = !combo ? "GemmEx type/compute combination not served" : "explicit algorithm requested";
+    return serve_or_forward(shape, [&] { return Decision{std::nullopt, why}; }, forward);
   }
   const GemmRequest r{entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, combo->data,
                       combo->scalars};

@@ -46,6 +46,8 @@ PTXBLAS_EXPORT int ptxblas_describe_gemm(const char* type, char transa, char tra
   bool f16_scalars;
   gen::Op oa, ob;
   if (!parse_type(type, data, f16_scalars) || !parse_op(transa, oa) || !parse_op(transb, ob)) return -1;
+  constexpr int64_t kMaxDim = 0x7fffffff - 1024;  // what the kernels index with 32-bit rows and columns
+  if (m < 0 || n < 0 || k < 0 || m > kMaxDim || n > kMaxDim || k > kMaxDim) return -1;
   try {
     const dispatch::Plan plan = dispatch::plan_gemm(data, f16_scalars, oa, ob, m, n, k, kReferenceSMs);
     const gen::GeneratedKernel kern = gen::generate_simt_gemm(plan.config, 90);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "call_record.hpp"
+#include "real_cublas.hpp"
 
 namespace ptxblas::shim {
 
@@ -25,6 +26,9 @@ cublasStatus_t serve_or_forward(const CallShape& shape, Decide&& decide, Forward
     const cublasStatus_t s = forward();
     record_forwarded(shape, d.reason);
     return s;
+  } catch (const RealCublasMissing&) {  // nothing ran: an error, not a forwarded call
+    record_error(shape, "real cuBLAS not found");
+    return CUBLAS_STATUS_NOT_INITIALIZED;
   } catch (...) {
     record_error(shape, "internal error");
     return CUBLAS_STATUS_INTERNAL_ERROR;

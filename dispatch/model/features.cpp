@@ -1,0 +1,41 @@
+#include "features.hpp"
+
+#include <cmath>
+
+namespace ptxblas::model {
+namespace {
+
+constexpr gen::DataType kTypes[] = {gen::DataType::F16, gen::DataType::BF16, gen::DataType::F32,
+                                    gen::DataType::F64, gen::DataType::C32,  gen::DataType::C64};
+
+float log2p1(std::int64_t v) { return static_cast<float>(std::log2(static_cast<double>(v) + 1.0)); }
+
+}  // namespace
+
+const std::vector<std::string>& feature_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (gen::DataType t : kTypes) v.push_back(std::string("type_") + gen::type_letter(t));
+    for (const char* op : {"a_n", "a_t", "a_c", "b_n", "b_t", "b_c"}) v.push_back(std::string("op_") + op);
+    for (const char* d : {"log2_m", "log2_n", "log2_k"}) v.push_back(d);
+    for (int i = 0; i < gen::kTuningParams; ++i) v.push_back(std::string("log2_") + gen::tuning_param_name(i));
+    return v;
+  }();
+  return names;
+}
+
+int feature_count() { return static_cast<int>(feature_names().size()); }
+
+void write_features(const Problem& p, const gen::Tuning& t, float* out) {
+  int f = 0;
+  for (gen::DataType d : kTypes) out[f++] = p.data == d ? 1.0f : 0.0f;
+  for (gen::Op op : {gen::Op::N, gen::Op::T, gen::Op::C}) out[f++] = p.op_a == op ? 1.0f : 0.0f;
+  for (gen::Op op : {gen::Op::N, gen::Op::T, gen::Op::C}) out[f++] = p.op_b == op ? 1.0f : 0.0f;
+  out[f++] = log2p1(p.m);
+  out[f++] = log2p1(p.n);
+  out[f++] = log2p1(p.k);
+  for (int i = 0; i < gen::kTuningParams; ++i)
+    out[f++] = static_cast<float>(std::log2(static_cast<double>(gen::tuning_value(t, i))));
+}
+
+}  // namespace ptxblas::model

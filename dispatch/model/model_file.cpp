@@ -1,0 +1,184 @@
+#include "model_file.hpp"
+
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <toml++/toml.h>
+
+#include "features.hpp"
+
+namespace ptxblas::model {
+namespace {
+
+namespace fs = std::filesystem;
+
+// FNV-1a over the weight bytes: detects truncation and corruption.
+std::uint64_t fnv1a(const std::vector<float>& v) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto* p = reinterpret_cast<const unsigned char*>(v.data());
+  for (std::size_t i = 0; i < v.size() * sizeof(float); ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << std::hex << v;
+  return os.str();
+}
+
+std::vector<float> flatten(const Mlp& mlp) {
+  std::vector<float> all;
+  for (const DenseLayer& l : mlp.layers()) {
+    all.insert(all.end(), l.w.begin(), l.w.end());
+    all.insert(all.end(), l.b.begin(), l.b.end());
+  }
+  return all;
+}
+
+template <class T>
+toml::array to_array(const std::vector<T>& v) {
+  toml::array a;
+  for (const T& x : v) a.push_back(x);
+  return a;
+}
+
+// Numbers of a TOML array, or nothing if it is missing or holds a non-number.
+std::optional<std::vector<double>> numbers(const toml::node* n) {
+  const toml::array* a = n ? n->as_array() : nullptr;
+  if (!a) return std::nullopt;
+  std::vector<double> v;
+  for (const toml::node& x : *a) {
+    if (auto d = x.value<double>())
+      v.push_back(*d);
+    else
+      return std::nullopt;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string device_key(const std::string& device_name, int sm) {
+  std::string k;
+  for (char c : device_name) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!k.empty() && k.back() != '-')
+      k += '-';
+  }
+  while (!k.empty() && k.back() == '-') k.pop_back();
+  return k + "-sm" + std::to_string(sm);
+}
+
+void save_model(const Model& m, const fs::path& dir) {
+  fs::create_directories(dir);
+  const std::vector<float> weights = flatten(m.mlp);
+  std::vector<int> widths = m.mlp.widths();
+  toml::table t{
+      {"format", kModelFormat},
+      {"device_key", m.device_key},
+      {"device_name", m.device_name},
+      {"sm", m.sm},
+      {"features", to_array(feature_names())},
+      {"widths", to_array(widths)},
+      {"mean", to_array(m.mean)},
+      {"stddev", to_array(m.stddev)},
+      {"target", "log2 TFLOP/s"},
+      {"weights_file", "weights.bin"},
+      {"weights_count", static_cast<std::int64_t>(weights.size())},
+      {"weights_fnv1a", hex(fnv1a(weights))},
+      {"trained_with", m.trained_with},
+  };
+  std::ofstream meta(dir / "model.toml");
+  meta << "# ptxblas performance model (format documented in models/README.md)\n" << t << "\n";
+  std::ofstream bin(dir / "weights.bin", std::ios::binary);
+  bin.write(reinterpret_cast<const char*>(weights.data()), static_cast<std::streamsize>(weights.size() * sizeof(float)));
+  if (!meta || !bin) throw std::runtime_error("cannot write model into " + dir.string());
+}
+
+static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string& error) {
+  const fs::path meta_path = dir / "model.toml";
+  auto fail = [&](const std::string& what) -> std::optional<Model> {
+    error = meta_path.string() + ": " + what;
+    return std::nullopt;
+  };
+  toml::table t;
+  try {
+    t = toml::parse_file(meta_path.string());
+  } catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << "line " << e.source().begin.line << ": " << e.description();
+    return fail(os.str());
+  }
+  if (t["format"].value_or(std::string{}) != kModelFormat) return fail("format is not " + std::string(kModelFormat));
+  Model m;
+  m.device_key = t["device_key"].value_or(std::string{});
+  m.device_name = t["device_name"].value_or(std::string{});
+  m.sm = t["sm"].value_or(0);
+  m.trained_with = t["trained_with"].value_or(std::string{});
+  const auto feats = t["features"].as_array();
+  if (!feats || static_cast<int>(feats->size()) != feature_count()) return fail("features differ from this library's");
+  for (std::size_t i = 0; i < feats->size(); ++i)
+    if ((*feats)[i].value_or(std::string{}) != feature_names()[i])
+      return fail("feature " + std::to_string(i) + " is not " + feature_names()[i]);
+  const auto widths = numbers(t.get("widths")), mean = numbers(t.get("mean")), stddev = numbers(t.get("stddev"));
+  if (!widths || widths->size() < 2) return fail("widths missing or too short");
+  if (static_cast<int>(widths->front()) != feature_count() || widths->back() != 1)
+    return fail("widths must start at the feature count and end at 1");
+  if (!mean || !stddev || mean->size() != feats->size() || stddev->size() != feats->size())
+    return fail("mean/stddev missing or of the wrong length");
+  for (double s : *stddev)
+    if (!(s > 0)) return fail("stddev must be positive");
+  m.mean.assign(mean->begin(), mean->end());
+  m.stddev.assign(stddev->begin(), stddev->end());
+
+  std::size_t expected = 0;
+  for (std::size_t i = 0; i + 1 < widths->size(); ++i) {
+    if ((*widths)[i] < 1 || (*widths)[i] > 65536) return fail("implausible layer width");
+    expected += static_cast<std::size_t>((*widths)[i] * (*widths)[i + 1] + (*widths)[i + 1]);
+  }
+  if (t["weights_count"].value_or(std::int64_t{-1}) != static_cast<std::int64_t>(expected))
+    return fail("weights_count does not match the widths");
+  const fs::path bin_path = dir / t["weights_file"].value_or(std::string("weights.bin"));
+  std::ifstream bin(bin_path, std::ios::binary);
+  std::vector<float> w(expected);
+  bin.read(reinterpret_cast<char*>(w.data()), static_cast<std::streamsize>(expected * sizeof(float)));
+  if (!bin || bin.gcount() != static_cast<std::streamsize>(expected * sizeof(float)) || bin.peek() != EOF)
+    return fail(bin_path.filename().string() + " is missing, truncated or too long");
+  if (t["weights_fnv1a"].value_or(std::string{}) != hex(fnv1a(w)))
+    return fail(bin_path.filename().string() + " does not match its checksum");
+
+  std::vector<DenseLayer> layers;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i + 1 < widths->size(); ++i) {
+    DenseLayer l;
+    l.in = static_cast<int>((*widths)[i]);
+    l.out = static_cast<int>((*widths)[i + 1]);
+    const std::size_t nw = static_cast<std::size_t>(l.in) * static_cast<std::size_t>(l.out);
+    l.w.assign(w.begin() + static_cast<std::ptrdiff_t>(at), w.begin() + static_cast<std::ptrdiff_t>(at + nw));
+    at += nw;
+    l.b.assign(w.begin() + static_cast<std::ptrdiff_t>(at), w.begin() + static_cast<std::ptrdiff_t>(at + static_cast<std::size_t>(l.out)));
+    at += static_cast<std::size_t>(l.out);
+    layers.push_back(std::move(l));
+  }
+  m.mlp = Mlp(std::move(layers));
+  return m;
+}
+
+std::optional<Model> load_model(const fs::path& dir, std::string& error) {
+  try {
+    return load_model_or_throw(dir, error);
+  } catch (const std::exception& e) {
+    error = (dir / "model.toml").string() + ": " + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace ptxblas::model

@@ -1,0 +1,37 @@
+// A model file pair for one device, in models/<device key>/:
+//   model.toml   metadata (format, device, features, widths, normalisation, training record)
+//   weights.bin  the layers' weights then biases, float32 little-endian, in layer order
+// Format documented in models/README.md. Loading never throws: a bad file gives an error line.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlp.hpp"
+
+namespace ptxblas::model {
+
+inline constexpr const char* kModelFormat = "ptxblas-mlp-1";
+
+struct Model {
+  std::string device_key;          // e.g. "nvidia-h100-80gb-hbm3-sm90"
+  std::string device_name;         // as the driver reports it
+  int sm = 0;                      // 10 * major + minor
+  std::vector<float> mean, stddev; // per feature, applied before the network
+  Mlp mlp;                         // predicts log2(TFLOP/s)
+  std::string trained_with;        // free text: command, samples, cross-validation error
+};
+
+// "NVIDIA H100 80GB HBM3", 90 -> "nvidia-h100-80gb-hbm3-sm90".
+std::string device_key(const std::string& device_name, int sm);
+
+// Writes model.toml and weights.bin into dir (created if needed). Throws std::runtime_error.
+void save_model(const Model& m, const std::filesystem::path& dir);
+
+// Reads dir/model.toml and its weights; on any problem returns nothing and sets `error` to one
+// line naming the file and what is wrong.
+std::optional<Model> load_model(const std::filesystem::path& dir, std::string& error);
+
+}  // namespace ptxblas::model

@@ -1,0 +1,49 @@
+// The input-aware choice: every candidate configuration of the space that fits the problem is
+// scored by the model (one batched forward pass) and the best predicted one is taken (ISAAC §5).
+// Decisions are cached per problem, so a repeated shape costs one hash lookup.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "features.hpp"
+#include "model_file.hpp"
+#include "param_space.hpp"
+
+namespace ptxblas::model {
+
+// Runtime limits on a candidate beyond the kernel's own legality: K slices at least one K-step
+// deep, a bounded split-K workspace, grid limits.
+bool candidate_fits(const Problem& p, const gen::Tuning& t);
+
+struct ProblemHash {
+  std::size_t operator()(const Problem& p) const;
+};
+
+class Picker {
+ public:
+  explicit Picker(Model m, gen::Limits lim = {});
+
+  // The model's best candidate for p (cached; thread safe).
+  gen::Tuning pick(const Problem& p);
+
+  // Predicted log2 TFLOP/s of each candidate for p (no cache).
+  std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;
+
+  // The space for a type (enumerated once per type).
+  const std::vector<gen::Tuning>& space(gen::DataType t);
+
+  const Model& model() const { return model_; }
+
+ private:
+  Model model_;
+  gen::Limits limits_;
+  std::shared_mutex mutex_;
+  std::map<gen::DataType, std::vector<gen::Tuning>> spaces_;
+  std::unordered_map<Problem, gen::Tuning, ProblemHash> decisions_;
+};
+
+}  // namespace ptxblas::model

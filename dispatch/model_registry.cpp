@@ -1,0 +1,65 @@
+#include "model_registry.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace ptxblas::dispatch {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::mutex g_mutex;
+std::map<std::string, std::unique_ptr<model::Picker>> g_pickers;  // nullptr: none for this key
+
+// The folder holding libptxblas.so (the build copies models/ beside it).
+std::string library_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&library_dir), &info) && info.dli_fname)
+    return fs::path(info.dli_fname).parent_path().string();
+  return ".";
+}
+
+std::unique_ptr<model::Picker> load_for(const std::string& key) {
+  std::string tried, error;
+  for (const std::string& dir : model_dirs()) {
+    const fs::path p = fs::path(dir) / key;
+    std::error_code ec;
+    if (!fs::exists(p / "model.toml", ec)) {
+      tried += (tried.empty() ? "" : ", ") + p.string();
+      continue;
+    }
+    if (auto m = model::load_model(p, error)) return std::make_unique<model::Picker>(std::move(*m));
+    std::fprintf(stderr, "ptxblas: warning: %s; using the built-in heuristic\n", error.c_str());
+    return nullptr;
+  }
+  std::fprintf(stderr,
+               "ptxblas: no performance model for %s (looked in %s); using the built-in heuristic. "
+               "Tune this GPU with ptxblas-tune.\n",
+               key.c_str(), tried.c_str());
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> model_dirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("PTXBLAS_MODEL_DIR"); env && *env) dirs.emplace_back(env);
+  dirs.push_back((fs::path(library_dir()) / "models").string());
+  return dirs;
+}
+
+model::Picker* picker_for(const DeviceInfo& dev) {
+  const std::string key = model::device_key(dev.name, dev.sm);
+  std::lock_guard lock(g_mutex);
+  auto it = g_pickers.find(key);
+  if (it == g_pickers.end()) it = g_pickers.emplace(key, load_for(key)).first;
+  return it->second.get();
+}
+
+}  // namespace ptxblas::dispatch
