@@ -1,0 +1,100 @@
+#include "param_space.hpp"
+
+#include <stdexcept>
+
+namespace ptxblas::gen {
+
+const std::array<std::vector<int>, kTuningParams>& tuning_values() {
+  static const std::array<std::vector<int>, kTuningParams> v = {{
+      {16, 32, 64, 128, 256},                // ml
+      {16, 32, 64, 128, 256},                // nl
+      {4, 8, 16, 32},                        // u
+      {1, 2, 4, 8, 16},                      // ms
+      {1, 2, 4, 8, 16},                      // ns
+      {1, 2, 4},                             // vec
+      {1, 2, 4, 8, 16, 32, 64, 128, 256},    // kg
+  }};
+  return v;
+}
+
+const char* tuning_param_name(int i) {
+  static const char* names[kTuningParams] = {"ml", "nl", "u", "ms", "ns", "vec", "kg"};
+  if (i < 0 || i >= kTuningParams) throw std::out_of_range("tuning parameter index");
+  return names[i];
+}
+
+int tuning_value(const Tuning& t, int i) {
+  switch (i) {
+    case 0: return t.ml;
+    case 1: return t.nl;
+    case 2: return t.u;
+    case 3: return t.ms;
+    case 4: return t.ns;
+    case 5: return t.vec;
+    case 6: return t.kg;
+    default: throw std::out_of_range("tuning parameter index");
+  }
+}
+
+void set_tuning_value(Tuning& t, int i, int v) {
+  switch (i) {
+    case 0: t.ml = v; break;
+    case 1: t.nl = v; break;
+    case 2: t.u = v; break;
+    case 3: t.ms = v; break;
+    case 4: t.ns = v; break;
+    case 5: t.vec = v; break;
+    case 6: t.kg = v; break;
+    default: throw std::out_of_range("tuning parameter index");
+  }
+}
+
+KernelConfig apply_tuning(KernelConfig base, const Tuning& t) {
+  base.ml = t.ml;
+  base.nl = t.nl;
+  base.u = t.u;
+  base.ms = t.ms;
+  base.ns = t.ns;
+  base.vec = t.vec;
+  return canonical(base);
+}
+
+std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, const Pruning& p) {
+  KernelConfig c;
+  c.data = data;
+  c = apply_tuning(c, t);
+  if (std::string why = why_illegal(c, lim); !why.empty()) return why;
+  if (t.kg < 1) return "kg below 1";
+  if (c.threads() < p.min_threads) return "pruned: fewer threads than the minimum";
+  if (t.ms * t.ns < p.min_thread_tile) return "pruned: thread tile below the minimum";
+  return {};
+}
+
+std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+  const auto& v = tuning_values();
+  std::vector<Tuning> out;
+  Tuning t;
+  // kg does not change the kernel's legality: check each tile once, then add every kg.
+  for (int ml : v[0])
+    for (int nl : v[1])
+      for (int u : v[2])
+        for (int ms : v[3])
+          for (int ns : v[4])
+            for (int vec : v[5]) {
+              t = Tuning{ml, nl, u, ms, ns, vec, 1};
+              if (!why_excluded(data, t, lim, p).empty()) continue;
+              for (int kg : v[6]) {
+                t.kg = kg;
+                out.push_back(t);
+              }
+            }
+  return out;
+}
+
+std::string tuning_name(const KernelConfig& base, const Tuning& t) {
+  std::string s = kernel_name(apply_tuning(base, t));
+  if (t.kg > 1) s += " kg=" + std::to_string(t.kg);
+  return s;
+}
+
+}  // namespace ptxblas::gen

@@ -1,0 +1,49 @@
+// The tuning space the model searches (ISAAC's parameters that this generator implements, plus
+// the split of K over blocks), its pruning rules (BACUGen-style performance guidelines on top of
+// the hard legality of resources.hpp), and its enumeration. Pure: no CUDA.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "kernel_config.hpp"
+#include "resources.hpp"
+
+namespace ptxblas::gen {
+
+// One point of the space: the block/thread tile and K-step of KernelConfig, and KG (slices of K
+// run by separate blocks and summed by the split-K reduction).
+struct Tuning {
+  int ml = 64, nl = 64, u = 8, ms = 4, ns = 4, vec = 1, kg = 1;
+  bool operator==(const Tuning&) const = default;
+};
+
+inline constexpr int kTuningParams = 7;
+
+// Categorical values of each parameter, in the order ml, nl, u, ms, ns, vec, kg.
+const std::array<std::vector<int>, kTuningParams>& tuning_values();
+const char* tuning_param_name(int i);
+int tuning_value(const Tuning& t, int i);
+void set_tuning_value(Tuning& t, int i, int v);
+
+// The kernel configuration of `t` for a problem of `base`'s type and ops.
+KernelConfig apply_tuning(KernelConfig base, const Tuning& t);
+
+// Performance guidelines that remove legal but hopeless points (BACUGen): enough threads to hide
+// latency, enough elements per thread for register reuse.
+struct Pruning {
+  int min_threads = 64;
+  int min_thread_tile = 4;  // ms * ns: register reuse
+};
+
+// Empty when `t` is legal for this type on this device and survives pruning; else why not.
+std::string why_excluded(DataType data, const Tuning& t, const Limits& lim = {}, const Pruning& p = {});
+
+// Every point that is not excluded, for type `data` (ops do not change legality).
+std::vector<Tuning> enumerate_space(DataType data, const Limits& lim = {}, const Pruning& p = {});
+
+// "simt_s_nn_64x64x8_4x4_v4 kg=8"-style name of a configuration.
+std::string tuning_name(const KernelConfig& base, const Tuning& t);
+
+}  // namespace ptxblas::gen

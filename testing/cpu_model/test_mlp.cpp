@@ -1,0 +1,43 @@
+// The forward pass against a case computed by hand.
+#include <gtest/gtest.h>
+
+#include "mlp.hpp"
+
+namespace {
+
+using ptxblas::model::DenseLayer;
+using ptxblas::model::Mlp;
+
+TEST(Mlp, ForwardMatchesHandComputation) {
+  // 2 inputs -> 2 hidden (ReLU) -> 1 output.
+  DenseLayer h{2, 2, {1.0f, -2.0f, 0.5f, 0.25f}, {0.5f, -1.0f}};
+  DenseLayer o{2, 1, {3.0f, -1.0f}, {0.25f}};
+  const Mlp net({h, o});
+  const float x[4] = {1.0f, 2.0f, 4.0f, -1.0f};  // two rows
+  float y[2];
+  net.predict(x, 2, y);
+  // Row 1: hidden = relu(1 - 4 + 0.5, 0.5 + 0.5 - 1) = (0, 0); out = 0.25.
+  // Row 2: hidden = relu(4 + 2 + 0.5, 2 - 0.25 - 1) = (6.5, 0.75); out = 19.5 - 0.75 + 0.25 = 19.
+  EXPECT_FLOAT_EQ(y[0], 0.25f);
+  EXPECT_FLOAT_EQ(y[1], 19.0f);
+  EXPECT_EQ(net.inputs(), 2);
+  EXPECT_EQ(net.outputs(), 1);
+  EXPECT_EQ(net.parameter_count(), 9u);
+}
+
+TEST(Mlp, InconsistentLayersAreRejected) {
+  DenseLayer a{2, 3, std::vector<float>(6), std::vector<float>(3)};
+  DenseLayer b{2, 1, std::vector<float>(2), std::vector<float>(1)};  // expects 2 inputs, gets 3
+  EXPECT_THROW(Mlp({a, b}), std::invalid_argument);
+  DenseLayer c{2, 3, std::vector<float>(5), std::vector<float>(3)};  // short weights
+  EXPECT_THROW(Mlp({c}), std::invalid_argument);
+}
+
+TEST(Mlp, RandomInitialisationIsSeeded) {
+  const Mlp a = Mlp::random({4, 8, 1}, 7), b = Mlp::random({4, 8, 1}, 7), c = Mlp::random({4, 8, 1}, 8);
+  EXPECT_EQ(a.layers()[0].w, b.layers()[0].w);
+  EXPECT_NE(a.layers()[0].w, c.layers()[0].w);
+  EXPECT_EQ(a.widths(), (std::vector<int>{4, 8, 1}));
+}
+
+}  // namespace

@@ -1,0 +1,117 @@
+// Model files: a round trip keeps every prediction; damaged files give one clear error line
+// naming the file, never a crash or a half-loaded model.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "features.hpp"
+#include "model_file.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ptxblas;
+
+model::Model sample_model() {
+  model::Model m;
+  m.device_name = "NVIDIA H100 80GB HBM3";
+  m.sm = 90;
+  m.device_key = model::device_key(m.device_name, m.sm);
+  m.mean.assign(static_cast<std::size_t>(model::feature_count()), 0.5f);
+  m.stddev.assign(static_cast<std::size_t>(model::feature_count()), 2.0f);
+  m.mlp = model::Mlp::random({model::feature_count(), 16, 8, 1}, 11);
+  m.trained_with = "unit test";
+  return m;
+}
+
+class ModelFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ptxblas-model-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    model::save_model(sample_model(), dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string load_error() {
+    std::string error;
+    EXPECT_FALSE(model::load_model(dir_, error).has_value());
+    EXPECT_NE(error.find("model.toml"), std::string::npos) << error;
+    return error;
+  }
+  void rewrite_toml(const std::string& from, const std::string& to) {
+    std::ifstream in(dir_ / "model.toml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    std::ofstream(dir_ / "model.toml") << text;
+  }
+  fs::path dir_;
+};
+
+TEST(DeviceKey, IsReadableAndStable) {
+  EXPECT_EQ(model::device_key("NVIDIA H100 80GB HBM3", 90), "nvidia-h100-80gb-hbm3-sm90");
+  EXPECT_EQ(model::device_key("  NVIDIA  A100-SXM4-40GB ", 80), "nvidia-a100-sxm4-40gb-sm80");
+}
+
+TEST_F(ModelFile, RoundTripKeepsPredictions) {
+  std::string error;
+  const auto m = model::load_model(dir_, error);
+  ASSERT_TRUE(m.has_value()) << error;
+  const model::Model orig = sample_model();
+  EXPECT_EQ(m->device_key, orig.device_key);
+  EXPECT_EQ(m->sm, 90);
+  EXPECT_EQ(m->mean, orig.mean);
+  std::mt19937 rng(3);
+  std::vector<float> x(static_cast<std::size_t>(model::feature_count()) * 10);
+  for (float& v : x) v = std::uniform_real_distribution<float>(-3, 3)(rng);
+  std::vector<float> a(10), b(10);
+  orig.mlp.predict(x.data(), 10, a.data());
+  m->mlp.predict(x.data(), 10, b.data());
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(ModelFile, TruncatedWeights) {
+  fs::resize_file(dir_ / "weights.bin", fs::file_size(dir_ / "weights.bin") - 4);
+  EXPECT_NE(load_error().find("truncated"), std::string::npos);
+}
+
+TEST_F(ModelFile, CorruptedWeights) {
+  std::fstream f(dir_ / "weights.bin", std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(40);
+  f.put('\x7f');
+  f.close();
+  EXPECT_NE(load_error().find("checksum"), std::string::npos);
+}
+
+TEST_F(ModelFile, MissingWeights) {
+  fs::remove(dir_ / "weights.bin");
+  EXPECT_NE(load_error().find("missing"), std::string::npos);
+}
+
+TEST_F(ModelFile, SyntaxErrorNamesTheLine) {
+  rewrite_toml("format =", "format = = ");
+  EXPECT_NE(load_error().find("line"), std::string::npos);
+}
+
+TEST_F(ModelFile, WrongFormatOrFeaturesOrWidths) {
+  rewrite_toml("ptxblas-mlp-1", "ptxblas-mlp-0");
+  EXPECT_NE(load_error().find("format"), std::string::npos);
+  SetUp();
+  rewrite_toml("log2_kg", "log2_kx");
+  EXPECT_NE(load_error().find("feature"), std::string::npos);
+  SetUp();
+  rewrite_toml("weights_count = ", "weights_count = 1");
+  EXPECT_NE(load_error().find("weights_count"), std::string::npos);
+}
+
+TEST_F(ModelFile, MissingDirectory) {
+  std::string error;
+  EXPECT_FALSE(model::load_model(dir_ / "nope", error).has_value());
+  EXPECT_FALSE(error.empty());
+}
+
+}  // namespace

@@ -1,0 +1,80 @@
+// The picker returns the argmax of the model over the candidates that fit the problem, caches it,
+// and the candidate filter keeps split-K slices meaningful.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "picker.hpp"
+#include "synthetic.hpp"
+#include "trainer.hpp"
+
+namespace {
+
+using namespace modeltest;
+
+model::Model trained() {
+  tuner::TrainOptions o;
+  o.hidden = {32, 32};
+  o.epochs = 15;
+  o.seed = 2;
+  tuner::TrainReport rep;
+  return tuner::train_model(synthetic_dataset(2000, 4), o, rep);
+}
+
+TEST(Picker, PicksTheArgmaxOfTheModel) {
+  model::Picker picker(trained());
+  for (const model::Problem p : {model::Problem{gen::DataType::F32, gen::Op::N, gen::Op::T, 4096, 4096, 4096},
+                                 model::Problem{gen::DataType::F32, gen::Op::N, gen::Op::N, 32, 32, 60000},
+                                 model::Problem{gen::DataType::F32, gen::Op::T, gen::Op::N, 2560, 16, 2560}}) {
+    std::vector<gen::Tuning> fits;
+    for (const gen::Tuning& t : picker.space(p.data))
+      if (model::candidate_fits(p, t)) fits.push_back(t);
+    ASSERT_FALSE(fits.empty());
+    const std::vector<float> s = picker.score(p, fits);
+    const gen::Tuning best = fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())];
+    EXPECT_EQ(picker.pick(p), best);
+    EXPECT_EQ(picker.pick(p), best);  // from the cache
+    EXPECT_TRUE(gen::why_excluded(p.data, best).empty());
+    EXPECT_TRUE(model::candidate_fits(p, best));
+  }
+}
+
+TEST(Picker, LearnsToSplitDeepNarrowProblems) {
+  // The synthetic speed rewards filling the SMs: a 32x32x60000 problem should get kg > 1.
+  model::Picker picker(trained());
+  const gen::Tuning t = picker.pick({gen::DataType::F32, gen::Op::N, gen::Op::T, 32, 32, 60000});
+  EXPECT_GT(t.kg, 1);
+}
+
+TEST(Picker, CachedDecisionIsCheap) {
+  model::Picker picker(trained());
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::N, 1000, 1000, 1000};
+  picker.space(p.data);
+  const auto f0 = std::chrono::steady_clock::now();
+  picker.pick(p);
+  std::printf("first pick of a shape (%zu candidates): %.1f ms\n", picker.space(p.data).size(),
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - f0).count());
+  const auto t0 = std::chrono::steady_clock::now();
+  constexpr int kReps = 10000;
+  for (int i = 0; i < kReps; ++i) picker.pick(p);
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kReps;
+  std::printf("cached pick: %.3f us\n", us);  // reported, not asserted: tests never assert a speed
+}
+
+TEST(CandidateFits, SplitsNeedDepthAndBoundedWorkspace) {
+  const model::Problem shallow{gen::DataType::F32, gen::Op::N, gen::Op::N, 64, 64, 16};
+  gen::Tuning t;
+  t.u = 8;
+  t.kg = 4;
+  EXPECT_FALSE(model::candidate_fits(shallow, t));  // 4 slices of 8 need k >= 32
+  t.kg = 2;
+  EXPECT_TRUE(model::candidate_fits(shallow, t));
+  const model::Problem huge{gen::DataType::F64, gen::Op::N, gen::Op::N, 16384, 16384, 1 << 20};
+  t.kg = 256;
+  EXPECT_FALSE(model::candidate_fits(huge, t));  // workspace far beyond the cap
+  t.kg = 1;
+  EXPECT_TRUE(model::candidate_fits(huge, t));
+}
+
+}  // namespace

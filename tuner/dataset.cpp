@@ -1,0 +1,92 @@
+#include "dataset.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace ptxblas::tuner {
+
+const char* const kDatasetHeader = "device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,tflops";
+
+char type_code(gen::DataType t) {
+  switch (t) {
+    case gen::DataType::F32: return 'S';
+    case gen::DataType::F64: return 'D';
+    case gen::DataType::C32: return 'C';
+    case gen::DataType::C64: return 'Z';
+    case gen::DataType::F16: return 'H';
+    case gen::DataType::BF16: return 'B';
+  }
+  return '?';
+}
+
+gen::DataType parse_type(char c) {
+  switch (c) {
+    case 'S': return gen::DataType::F32;
+    case 'D': return gen::DataType::F64;
+    case 'C': return gen::DataType::C32;
+    case 'Z': return gen::DataType::C64;
+    case 'H': return gen::DataType::F16;
+    case 'B': return gen::DataType::BF16;
+    default: throw std::invalid_argument(std::string("unknown type code ") + c);
+  }
+}
+
+namespace {
+
+char op_code(gen::Op op) { return op == gen::Op::N ? 'N' : op == gen::Op::T ? 'T' : 'C'; }
+
+gen::Op parse_op(const std::string& s) {
+  if (s == "N") return gen::Op::N;
+  if (s == "T") return gen::Op::T;
+  if (s == "C") return gen::Op::C;
+  throw std::invalid_argument("unknown op " + s);
+}
+
+}  // namespace
+
+void write_header(std::ostream& os) { os << kDatasetHeader << "\n"; }
+
+void write_row(std::ostream& os, const Sample& s) {
+  const auto& p = s.problem;
+  os << s.device_key << ',' << type_code(p.data) << ',' << op_code(p.op_a) << ',' << op_code(p.op_b) << ',' << p.m
+     << ',' << p.n << ',' << p.k;
+  for (int i = 0; i < gen::kTuningParams; ++i) os << ',' << gen::tuning_value(s.tuning, i);
+  os << ',';
+  if (s.tflops) os << *s.tflops;
+  os << "\n";
+}
+
+std::vector<Sample> read_dataset(std::istream& is) {
+  std::vector<Sample> out;
+  std::string line;
+  int number = 0;
+  while (std::getline(is, line)) {
+    ++number;
+    if (line.empty() || line == kDatasetHeader) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) f.push_back(cell);
+    if (!line.empty() && line.back() == ',') f.emplace_back();
+    try {
+      if (f.size() != 15) throw std::invalid_argument("expected 15 fields, found " + std::to_string(f.size()));
+      Sample s;
+      s.device_key = f[0];
+      if (f[1].size() != 1) throw std::invalid_argument("bad type " + f[1]);
+      s.problem.data = parse_type(f[1][0]);
+      s.problem.op_a = parse_op(f[2]);
+      s.problem.op_b = parse_op(f[3]);
+      s.problem.m = std::stoll(f[4]);
+      s.problem.n = std::stoll(f[5]);
+      s.problem.k = std::stoll(f[6]);
+      for (int i = 0; i < gen::kTuningParams; ++i) gen::set_tuning_value(s.tuning, i, std::stoi(f[7 + static_cast<std::size_t>(i)]));
+      if (!f[14].empty()) s.tflops = std::stod(f[14]);
+      out.push_back(s);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("dataset line " + std::to_string(number) + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxblas::tuner

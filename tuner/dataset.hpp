@@ -1,0 +1,36 @@
+// Benchmark samples on disk: one CSV row per (problem, configuration) with the measured speed and
+// the device it was measured on. Header:
+//   device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,tflops
+// tflops is empty for samples not benchmarked yet (what `sample` writes and `bench` fills).
+#pragma once
+
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "features.hpp"
+#include "param_space.hpp"
+
+namespace ptxblas::tuner {
+
+struct Sample {
+  std::string device_key;
+  model::Problem problem;
+  gen::Tuning tuning;
+  std::optional<double> tflops;
+};
+
+extern const char* const kDatasetHeader;
+
+void write_header(std::ostream& os);
+void write_row(std::ostream& os, const Sample& s);
+
+// Rows of a dataset; a malformed line throws std::runtime_error naming its line number.
+std::vector<Sample> read_dataset(std::istream& is);
+
+char type_code(gen::DataType t);       // S D C Z H B
+gen::DataType parse_type(char c);      // throws std::invalid_argument
+
+}  // namespace ptxblas::tuner

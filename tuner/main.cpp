@@ -1,0 +1,169 @@
+// ptxblas-tune: turns device time into a performance model (ISAAC §4-6).
+//   sample  draw (problem, configuration) pairs from the learned categorical model -> CSV
+//   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
+//   export  check a trained model and install it as models/<device key>/
+//   space   print, per type, how many configurations are legal and survive pruning
+// Benchmarking the samples (bench) and comparing the model's picks with brute force (eval) need
+// the GPU and are not in this build yet.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include "dataset.hpp"
+#include "model_file.hpp"
+#include "picker.hpp"
+#include "progress.hpp"
+#include "sampler.hpp"
+#include "trainer.hpp"
+
+namespace fs = std::filesystem;
+using namespace ptxblas;
+
+namespace {
+
+constexpr gen::DataType kTypes[] = {gen::DataType::F32, gen::DataType::F64, gen::DataType::C32,
+                                    gen::DataType::C64, gen::DataType::F16, gen::DataType::BF16};
+
+int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const std::string& out_path) {
+  std::mt19937_64 rng(seed);
+  std::ofstream out(out_path);
+  if (!out) throw std::runtime_error("cannot write " + out_path);
+  tuner::write_header(out);
+  // One learned sampler per type (legality depends on the type's element size).
+  std::vector<tuner::CategoricalSampler> samplers;
+  for (gen::DataType t : kTypes) {
+    tuner::CategoricalSampler s(1.0);
+    s.learn(t, learn_draws, rng);
+    const double learned = tuner::acceptance_rate([&](std::mt19937_64& r) { return s.draw(r); }, t, 2000, rng);
+    const double uniform = tuner::acceptance_rate([](std::mt19937_64& r) { return tuner::draw_uniform(r); }, t, 2000, rng);
+    std::printf("type %c: acceptance %.1f%% learned vs %.1f%% uniform\n", tuner::type_code(t), 100 * learned,
+                100 * uniform);
+    samplers.push_back(s);
+  }
+  tuner::Progress bar("sample", count);
+  int written = 0;
+  while (written < count) {
+    tuner::Sample s;
+    s.device_key = device;
+    s.problem = tuner::draw_problem(rng);
+    std::size_t ti = 0;
+    while (kTypes[ti] != s.problem.data) ++ti;
+    s.tuning = samplers[ti].draw(rng);
+    if (!gen::why_excluded(s.problem.data, s.tuning).empty() || !model::candidate_fits(s.problem, s.tuning)) continue;
+    tuner::write_row(out, s);
+    bar.step(++written);
+  }
+  bar.done();
+  return 0;
+}
+
+std::vector<tuner::Sample> read_all(const std::vector<std::string>& paths) {
+  std::vector<tuner::Sample> rows;
+  for (const std::string& p : paths) {
+    std::ifstream in(p);
+    if (!in) throw std::runtime_error("cannot read " + p);
+    auto part = tuner::read_dataset(in);
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  return rows;
+}
+
+int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& opt, const std::string& out_dir) {
+  const std::vector<tuner::Sample> rows = read_all(data);
+  tuner::TrainReport rep;
+  const auto t0 = std::chrono::steady_clock::now();
+  model::Model m = tuner::train_model(rows, opt, rep);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("trained on %zu rows, held out %zu: MSE(log2 TFLOP/s) train %.4f, held-out %.4f (%.1f s)\n",
+              rep.train_rows, rep.holdout_rows, rep.train_mse, rep.holdout_mse, secs);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "ptxblas-tune train: %zu rows, %zu held out, held-out MSE %.4f, seed %llu",
+                rep.train_rows, rep.holdout_rows, rep.holdout_mse, static_cast<unsigned long long>(opt.seed));
+  m.trained_with = buf;
+  model::save_model(m, out_dir);
+  std::printf("wrote %s\n", out_dir.c_str());
+  return 0;
+}
+
+int cmd_export(const std::string& trained, const std::string& name, int sm, const std::string& models_dir) {
+  std::string error;
+  auto m = model::load_model(trained, error);
+  if (!m) throw std::runtime_error(error);
+  m->device_name = name;
+  m->sm = sm;
+  m->device_key = model::device_key(name, sm);
+  const fs::path dir = fs::path(models_dir) / m->device_key;
+  model::save_model(*m, dir);
+  std::printf("installed %s\n", dir.string().c_str());
+  return 0;
+}
+
+int cmd_space() {
+  for (gen::DataType t : kTypes) {
+    const std::size_t total = [] {
+      std::size_t n = 1;
+      for (const auto& v : gen::tuning_values()) n *= v.size();
+      return n;
+    }();
+    std::printf("type %c: %zu of %zu configurations legal and kept after pruning\n", tuner::type_code(t),
+                gen::enumerate_space(t).size(), total);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxblas-tune: sample, train and export the per-device performance model"};
+  app.require_subcommand(1);
+
+  int count = 10000, learn_draws = 20000;
+  std::uint64_t seed = 1;
+  std::string device = "unknown", out = "samples.csv";
+  auto* sample = app.add_subcommand("sample", "draw (problem, configuration) pairs into a CSV");
+  sample->add_option("--count", count, "samples to write")->check(CLI::PositiveNumber);
+  sample->add_option("--learn-draws", learn_draws, "uniform draws the categorical model learns from");
+  sample->add_option("--seed", seed, "random seed");
+  sample->add_option("--device-key", device, "device key written into each row");
+  sample->add_option("--out", out, "output CSV");
+
+  std::vector<std::string> data;
+  tuner::TrainOptions opt;
+  std::string model_out = "trained-model";
+  auto* train = app.add_subcommand("train", "train the MLP on benchmarked rows");
+  train->add_option("--data", data, "dataset CSV files")->required();
+  train->add_option("--hidden", opt.hidden, "hidden layer widths");
+  train->add_option("--epochs", opt.epochs, "passes over the data");
+  train->add_option("--batch", opt.batch, "mini-batch size");
+  train->add_option("--lr", opt.learning_rate, "Adam learning rate");
+  train->add_option("--seed", opt.seed, "seed for initial weights and shuffling");
+  train->add_option("--holdout", opt.holdout, "fraction of rows held out")->check(CLI::Range(0.0, 0.9));
+  train->add_option("--out", model_out, "folder for the trained model");
+
+  std::string trained = "trained-model", name, models_dir = "models";
+  int sm = 0;
+  auto* exp = app.add_subcommand("export", "install a trained model for a device");
+  exp->add_option("--model", trained, "trained model folder")->required();
+  exp->add_option("--device-name", name, "device name as the driver reports it")->required();
+  exp->add_option("--sm", sm, "compute capability as 10*major+minor")->required();
+  exp->add_option("--models-dir", models_dir, "the repository's models/ folder");
+
+  auto* space = app.add_subcommand("space", "count legal and pruned configurations per type");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*sample) return cmd_sample(count, learn_draws, seed, device, out);
+    if (*train) return cmd_train(data, opt, model_out);
+    if (*exp) return cmd_export(trained, name, sm, models_dir);
+    if (*space) return cmd_space();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ptxblas-tune: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,208 @@
+#include "trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace ptxblas::tuner {
+namespace {
+
+using model::DenseLayer;
+
+struct Rows {
+  std::vector<float> x;  // rows x features, normalised
+  std::vector<float> y;  // log2 TFLOP/s
+  std::size_t count() const { return y.size(); }
+};
+
+Rows featurise(const std::vector<const Sample*>& rows, const model::Model& m) {
+  const int f = model::feature_count();
+  Rows r;
+  r.x.resize(rows.size() * static_cast<std::size_t>(f));
+  r.y.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    float* x = r.x.data() + i * static_cast<std::size_t>(f);
+    model::write_features(rows[i]->problem, rows[i]->tuning, x);
+    for (int j = 0; j < f; ++j)
+      x[j] = (x[j] - m.mean[static_cast<std::size_t>(j)]) / m.stddev[static_cast<std::size_t>(j)];
+    r.y[i] = static_cast<float>(std::log2(*rows[i]->tflops));
+  }
+  return r;
+}
+
+// Adam state for one layer's parameters.
+struct Moments {
+  std::vector<float> mw, vw, mb, vb;
+};
+
+class Adam {
+ public:
+  Adam(const model::Mlp& net, float lr) : lr_(lr) {
+    for (const DenseLayer& l : net.layers())
+      m_.push_back({std::vector<float>(l.w.size()), std::vector<float>(l.w.size()), std::vector<float>(l.b.size()),
+                    std::vector<float>(l.b.size())});
+  }
+  void step(model::Mlp& net, const std::vector<std::vector<float>>& gw, const std::vector<std::vector<float>>& gb) {
+    ++t_;
+    const float c1 = 1.0f - std::pow(kB1, static_cast<float>(t_)), c2 = 1.0f - std::pow(kB2, static_cast<float>(t_));
+    for (std::size_t li = 0; li < net.layers().size(); ++li) {
+      DenseLayer& l = net.layers()[li];
+      update(l.w, gw[li], m_[li].mw, m_[li].vw, c1, c2);
+      update(l.b, gb[li], m_[li].mb, m_[li].vb, c1, c2);
+    }
+  }
+
+ private:
+  static constexpr float kB1 = 0.9f, kB2 = 0.999f, kEps = 1e-8f;
+  void update(std::vector<float>& p, const std::vector<float>& g, std::vector<float>& m, std::vector<float>& v,
+              float c1, float c2) const {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      m[i] = kB1 * m[i] + (1 - kB1) * g[i];
+      v[i] = kB2 * v[i] + (1 - kB2) * g[i] * g[i];
+      p[i] -= lr_ * (m[i] / c1) / (std::sqrt(v[i] / c2) + kEps);
+    }
+  }
+  float lr_;
+  long t_ = 0;
+  std::vector<Moments> m_;
+};
+
+// One mini-batch: forward with stored activations, MSE gradient backward. Returns the batch loss.
+double train_batch(model::Mlp& net, Adam& adam, const Rows& data, const std::vector<std::size_t>& idx,
+                   std::size_t begin, std::size_t end) {
+  const auto& layers = net.layers();
+  const std::size_t nl = layers.size(), rows = end - begin;
+  const int f = net.inputs();
+  // acts[0] = inputs; acts[l + 1] = output of layer l (after ReLU for hidden layers).
+  std::vector<std::vector<float>> acts(nl + 1);
+  acts[0].resize(rows * static_cast<std::size_t>(f));
+  for (std::size_t r = 0; r < rows; ++r)
+    std::copy_n(data.x.data() + idx[begin + r] * static_cast<std::size_t>(f), f,
+                acts[0].data() + r * static_cast<std::size_t>(f));
+  for (std::size_t li = 0; li < nl; ++li) {
+    const DenseLayer& l = layers[li];
+    acts[li + 1].assign(rows * static_cast<std::size_t>(l.out), 0.0f);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (int o = 0; o < l.out; ++o) {
+        float s = l.b[static_cast<std::size_t>(o)];
+        const float* w = l.w.data() + static_cast<std::size_t>(o) * l.in;
+        const float* in = acts[li].data() + r * static_cast<std::size_t>(l.in);
+        for (int i = 0; i < l.in; ++i) s += w[i] * in[i];
+        acts[li + 1][r * static_cast<std::size_t>(l.out) + static_cast<std::size_t>(o)] =
+            li + 1 < nl ? std::max(s, 0.0f) : s;
+      }
+  }
+  // d loss / d output for mean squared error over the batch.
+  double loss = 0;
+  std::vector<float> delta(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float e = acts[nl][r] - data.y[idx[begin + r]];
+    loss += static_cast<double>(e) * e;
+    delta[r] = 2.0f * e / static_cast<float>(rows);
+  }
+  std::vector<std::vector<float>> gw(nl), gb(nl);
+  for (std::size_t li = nl; li-- > 0;) {
+    const DenseLayer& l = layers[li];
+    gw[li].assign(l.w.size(), 0.0f);
+    gb[li].assign(l.b.size(), 0.0f);
+    std::vector<float> prev(rows * static_cast<std::size_t>(l.in), 0.0f);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float* in = acts[li].data() + r * static_cast<std::size_t>(l.in);
+      for (int o = 0; o < l.out; ++o) {
+        const float d = delta[r * static_cast<std::size_t>(l.out) + static_cast<std::size_t>(o)];
+        if (d == 0.0f) continue;
+        gb[li][static_cast<std::size_t>(o)] += d;
+        float* g = gw[li].data() + static_cast<std::size_t>(o) * l.in;
+        const float* w = l.w.data() + static_cast<std::size_t>(o) * l.in;
+        float* p = prev.data() + r * static_cast<std::size_t>(l.in);
+        for (int i = 0; i < l.in; ++i) {
+          g[i] += d * in[i];
+          p[i] += d * w[i];
+        }
+      }
+    }
+    if (li > 0)  // through the previous layer's ReLU
+      for (std::size_t i = 0; i < prev.size(); ++i)
+        if (acts[li][i] <= 0.0f) prev[i] = 0.0f;
+    delta.swap(prev);
+  }
+  adam.step(net, gw, gb);
+  return loss / static_cast<double>(rows);
+}
+
+double mse(const model::Mlp& net, const Rows& data) {
+  if (data.count() == 0) return 0;
+  std::vector<float> pred(data.count());
+  net.predict(data.x.data(), static_cast<int>(data.count()), pred.data());
+  double s = 0;
+  for (std::size_t i = 0; i < pred.size(); ++i) s += static_cast<double>(pred[i] - data.y[i]) * (pred[i] - data.y[i]);
+  return s / static_cast<double>(pred.size());
+}
+
+}  // namespace
+
+model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
+  std::vector<const Sample*> usable;
+  for (const Sample& s : rows)
+    if (s.tflops && *s.tflops > 0) usable.push_back(&s);
+  if (usable.empty()) throw std::invalid_argument("no benchmarked rows to train on");
+  std::mt19937_64 rng(opt.seed);
+  std::shuffle(usable.begin(), usable.end(), rng);
+  const auto held = static_cast<std::size_t>(std::floor(opt.holdout * static_cast<double>(usable.size())));
+  const std::vector<const Sample*> holdout(usable.begin(), usable.begin() + static_cast<std::ptrdiff_t>(held));
+  const std::vector<const Sample*> train(usable.begin() + static_cast<std::ptrdiff_t>(held), usable.end());
+  if (train.empty()) throw std::invalid_argument("holdout leaves no rows to train on");
+
+  model::Model m;
+  m.device_key = train.front()->device_key;
+  const int f = model::feature_count();
+  m.mean.assign(static_cast<std::size_t>(f), 0.0f);
+  m.stddev.assign(static_cast<std::size_t>(f), 0.0f);
+  std::vector<float> x(static_cast<std::size_t>(f));
+  for (const Sample* s : train) {
+    model::write_features(s->problem, s->tuning, x.data());
+    for (int j = 0; j < f; ++j) m.mean[static_cast<std::size_t>(j)] += x[static_cast<std::size_t>(j)];
+  }
+  for (float& v : m.mean) v /= static_cast<float>(train.size());
+  for (const Sample* s : train) {
+    model::write_features(s->problem, s->tuning, x.data());
+    for (int j = 0; j < f; ++j) {
+      const float d = x[static_cast<std::size_t>(j)] - m.mean[static_cast<std::size_t>(j)];
+      m.stddev[static_cast<std::size_t>(j)] += d * d;
+    }
+  }
+  for (float& v : m.stddev) v = std::max(std::sqrt(v / static_cast<float>(train.size())), 1e-3f);
+
+  std::vector<int> widths = {f};
+  widths.insert(widths.end(), opt.hidden.begin(), opt.hidden.end());
+  widths.push_back(1);
+  m.mlp = model::Mlp::random(widths, opt.seed);
+  const Rows tr = featurise(train, m), ho = featurise(holdout, m);
+  Adam adam(m.mlp, opt.learning_rate);
+  std::vector<std::size_t> idx(tr.count());
+  std::iota(idx.begin(), idx.end(), 0);
+  const std::size_t batch = static_cast<std::size_t>(std::max(1, opt.batch));
+  report.epoch_mse.clear();
+  for (int e = 0; e < opt.epochs; ++e) {
+    std::shuffle(idx.begin(), idx.end(), rng);
+    for (std::size_t b = 0; b < idx.size(); b += batch)
+      train_batch(m.mlp, adam, tr, idx, b, std::min(idx.size(), b + batch));
+    report.epoch_mse.push_back(mse(m.mlp, tr));
+  }
+  report.train_rows = tr.count();
+  report.holdout_rows = ho.count();
+  report.train_mse = mse(m.mlp, tr);
+  report.holdout_mse = mse(m.mlp, ho);
+  return m;
+}
+
+double model_mse(const model::Model& m, const std::vector<Sample>& rows) {
+  std::vector<const Sample*> usable;
+  for (const Sample& s : rows)
+    if (s.tflops && *s.tflops > 0) usable.push_back(&s);
+  return mse(m.mlp, featurise(usable, m));
+}
+
+}  // namespace ptxblas::tuner

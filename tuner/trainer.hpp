@@ -1,0 +1,35 @@
+// Training the performance model: features normalised by the training rows' mean and deviation,
+// target log2 TFLOP/s, MSE loss, Adam, mini-batches shuffled by a fixed seed, single-threaded so
+// the same data and seed give the same weights bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dataset.hpp"
+#include "model_file.hpp"
+
+namespace ptxblas::tuner {
+
+struct TrainOptions {
+  std::vector<int> hidden = {32, 64, 32};  // small: a new shape scores ~10^4 candidates
+  int epochs = 60;
+  int batch = 64;
+  float learning_rate = 1e-3f;
+  std::uint64_t seed = 1;
+  double holdout = 0.2;  // fraction of rows kept out of training to report the error on
+};
+
+struct TrainReport {
+  std::size_t train_rows = 0, holdout_rows = 0;
+  double train_mse = 0, holdout_mse = 0;  // on log2 TFLOP/s
+  std::vector<double> epoch_mse;          // training loss after each epoch
+};
+
+// Trains on the benchmarked rows (tflops > 0). Throws std::invalid_argument without any.
+model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report);
+
+// Mean squared error of the model's log2 TFLOP/s on rows.
+double model_mse(const model::Model& m, const std::vector<Sample>& rows);
+
+}  // namespace ptxblas::tuner
