@@ -64,6 +64,16 @@ class HelperEmitter {
   }
   std::string one() const { return t_.ct == "f64" ? "0d3FF0000000000000" : "0f3F800000"; }
 
+  // %src, %dst (global addresses) and %lds, %ldd from the parameters both kernels start with.
+  void source_and_destination() {
+    for (const char* p : {"src", "dst"}) {
+      ins("ld.param.u64 " + r("u64", p) + ", [p_" + p + "]");
+      ins(std::string("cvta.to.global.u64 %") + p + ", %" + p);
+    }
+    ins("ld.param.s64 " + r("s64", "lds") + ", [p_lds]");
+    ins("ld.param.s64 " + r("s64", "ldd") + ", [p_ldd]");
+  }
+
   // acc += s * x (complex or real).
   void mul_add(const Value& acc, const Value& s, const Value& x) {
     ins("fma.rn." + t_.ct + " " + acc.re + ", " + s.re + ", " + x.re + ", " + acc.re);
@@ -221,12 +231,7 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm) {
   require_blas3_type(h.data);
   HelperEmitter e(h.data);
   const TypeInfo& t = e.type();
-  for (const char* p : {"src", "dst"}) {
-    e.ins("ld.param.u64 " + e.r("u64", p) + ", [p_" + p + "]");
-    e.ins(std::string("cvta.to.global.u64 %") + p + ", %" + p);
-  }
-  e.ins("ld.param.s64 " + e.r("s64", "lds") + ", [p_lds]");
-  e.ins("ld.param.s64 " + e.r("s64", "ldd") + ", [p_ldd]");
+  e.source_and_destination();
   e.ins("ld.param.s32 " + e.r("s32", "m") + ", [p_m]");
   e.ins("ld.param.s32 " + e.r("s32", "n") + ", [p_n]");
   e.ins("ld.param." + t.ct + " " + e.ct("s_re") + ", [p_s_re]");
@@ -278,12 +283,7 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   const TypeInfo& t = e.type();
   constexpr int kStride = kInverseMax + 1;
   const int tile_bytes = kInverseMax * kStride * t.cb;
-  for (const char* p : {"src", "dst"}) {
-    e.ins("ld.param.u64 " + e.r("u64", p) + ", [p_" + p + "]");
-    e.ins(std::string("cvta.to.global.u64 %") + p + ", %" + p);
-  }
-  e.ins("ld.param.s64 " + e.r("s64", "lds") + ", [p_lds]");
-  e.ins("ld.param.s64 " + e.r("s64", "ldd") + ", [p_ldd]");
+  e.source_and_destination();
   e.ins("ld.param.s32 " + e.r("s32", "n") + ", [p_n]");
   e.ins("mov.u32 " + e.r("s32", "j") + ", %tid.x");
   e.ins("setp.lt.s32 " + e.r("pred", "p_col") + ", %j, %n");

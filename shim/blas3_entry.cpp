@@ -28,13 +28,7 @@ bool read_scalar(const HandleState& state, ScalarKind kind, const void* p, blas3
 
 Decision try_serve_blas3(const CallShape& shape, std::optional<cublasStatus_t> checked, const Blas3Request& r,
                          const Blas3Body& body) {
-  if (checked) {
-    if (*checked == CUBLAS_STATUS_SUCCESS)
-      record_served(shape, "empty");
-    else
-      record_error(shape, status_name(*checked));
-    return {checked, {}};
-  }
+  if (auto d = settle_checked(shape, checked, "empty")) return *d;
   if (ptxblas_disabled()) return {std::nullopt, "PTXBLAS_DISABLE is set"};
   std::string why;
   const std::optional<HandleState> state = read_handle_state(r.handle, why);

@@ -20,14 +20,11 @@ CallShape shape_of(const GemmRequest& r) {
 
 Decision try_serve(const GemmRequest& r) {
   const CallShape shape = shape_of(r);
-  if (auto s = check_gemm_args(r.handle, r.transa, r.transb, r.m, r.n, r.k, r.alpha, r.lda, r.ldb, r.beta,
-                               r.ldc)) {
-    if (*s == CUBLAS_STATUS_SUCCESS)
-      record_served(shape, "empty (m or n is 0)");
-    else
-      record_error(shape, status_name(*s));
-    return {s, {}};
-  }
+  if (auto d = settle_checked(shape,
+                              check_gemm_args(r.handle, r.transa, r.transb, r.m, r.n, r.k, r.alpha, r.lda, r.ldb,
+                                              r.beta, r.ldc),
+                              "empty (m or n is 0)"))
+    return *d;
   if (ptxblas_disabled()) return {std::nullopt, "PTXBLAS_DISABLE is set"};
   std::string why;
   const std::optional<HandleState> state = read_handle_state(r.handle, why);
@@ -59,13 +56,9 @@ Decision try_serve(const GemmRequest& r) {
     read_host_scalar(r.scalars, r.alpha, call.alpha);
     read_host_scalar(r.scalars, r.beta, call.beta);
   }
-  if (auto s = check_null_operands(call.device_scalars, call.alpha, call.beta, r.k, r.a, r.b, r.c)) {
-    if (*s == CUBLAS_STATUS_SUCCESS)
-      record_served(shape, "empty (C = 1 * C)");
-    else
-      record_error(shape, status_name(*s));
-    return {s, {}};
-  }
+  if (auto d = settle_checked(shape, check_null_operands(call.device_scalars, call.alpha, call.beta, r.k, r.a, r.b, r.c),
+                              "empty (C = 1 * C)"))
+    return *d;
 
   const dispatch::Outcome o = dispatch::run_gemm(call);
   if (o.served) {

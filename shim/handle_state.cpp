@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "real_cublas.hpp"
+#include "serve.hpp"
 
 namespace ptxblas::shim {
 
@@ -26,6 +27,16 @@ std::optional<HandleState> read_handle_state(cublasHandle_t handle, std::string&
   }
   s.device_scalars = mode == CUBLAS_POINTER_MODE_DEVICE;
   return s;
+}
+
+std::optional<Decision> settle_checked(const CallShape& shape, std::optional<cublasStatus_t> checked,
+                                       const char* empty_note) {
+  if (!checked) return std::nullopt;
+  if (*checked == CUBLAS_STATUS_SUCCESS)
+    record_served(shape, empty_note);
+  else
+    record_error(shape, status_name(*checked));
+  return Decision{checked, {}};
 }
 
 bool ptxblas_disabled() {

@@ -18,6 +18,11 @@ struct Decision {
   std::string reason;
 };
 
+// The decision for a call whose argument check returned `checked` (an error, or SUCCESS for an
+// empty problem, recorded as `empty_note`); nothing when the call goes on.
+std::optional<Decision> settle_checked(const CallShape& shape, std::optional<cublasStatus_t> checked,
+                                       const char* empty_note);
+
 template <class Decide, class Forward>
 cublasStatus_t serve_or_forward(const CallShape& shape, Decide&& decide, Forward&& forward) noexcept {
   try {
