@@ -3,7 +3,7 @@
 # toolkit is expected in /usr/local/cuda (it is not a Debian package).
 set -eu
 need=()
-for pkg in cmake g++ make libgtest-dev libcli11-dev binutils libblas-dev libtomlplusplus-dev; do
+for pkg in cmake g++ make libgtest-dev libcli11-dev binutils libblas-dev liblapack-dev liblapacke-dev libtomlplusplus-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

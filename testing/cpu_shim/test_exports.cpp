@@ -84,8 +84,19 @@ std::vector<std::string> level3_names() {
   return v;
 }
 
+// The Fortran BLAS level-3 symbols (PTXBLAS_0, the default version for unversioned references).
+std::vector<std::string> fortran_names() {
+  std::vector<std::string> v;
+  for (const char* p : {"s", "d", "c", "z"})
+    for (const char* r : {"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"}) v.push_back(std::string(p) + r + "_");
+  for (const char* p : {"c", "z"})
+    for (const char* r : {"hemm", "herk", "her2k"}) v.push_back(std::string(p) + r + "_");
+  return v;
+}
+
 TEST(Exports, DefinedGlobalSymbolsAreExactlyTheAbi) {
   std::set<std::string> expected;
+  for (const std::string& s : fortran_names()) expected.insert(s + "@@PTXBLAS_0");
   for (const std::string& s : kGemm) expected.insert(s + "@@libcublas.so.13");
   for (const std::string& s : level3_names()) expected.insert(s + "@@libcublas.so.13");
   for (const std::string& s : kPtxblas) expected.insert(s + "@@PTXBLAS_0");

@@ -1,0 +1,40 @@
+// ptxblas.toml: settings of the host BLAS path (and the few library-wide ones). Found through
+// $PTXBLAS_CONFIG, then $XDG_CONFIG_HOME/ptxblas/ptxblas.toml (~/.config/... when unset), else
+// built-in defaults. A bad key or value gives one line on stderr naming file, line and key, and
+// that setting keeps its default; a file that does not parse keeps every default. Never throws.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxblas::host {
+
+// When a host BLAS3 call goes to the GPU: always, never, or from a size (flops) on.
+struct OffloadRule {
+  enum class Mode { Always, Never, Threshold } mode = Mode::Threshold;
+  double min_flops = 2e9;
+};
+
+struct Config {
+  std::string source = "built-in defaults";  // the file read, for logs
+  std::string cpu_blas;                      // empty: libopenblas.so.0 if present, else libblas.so.3
+  int gpu_device = 0;
+  std::string model_dir, cache_dir;          // empty: defaults
+  std::string log_level = "warn";            // quiet | warn | info
+  OffloadRule default_rule;
+  std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm
+
+  const OffloadRule& rule(const std::string& routine) const;
+};
+
+// Parses TOML text (`source` names it in messages); problems are appended to `errors`.
+Config parse_config(const std::string& text, const std::string& source, std::vector<std::string>& errors);
+
+// The process's configuration, read once (errors printed once).
+const Config& config();
+
+// Where config() looks, in order.
+std::vector<std::string> config_paths();
+
+}  // namespace ptxblas::host

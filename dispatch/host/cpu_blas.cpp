@@ -1,0 +1,63 @@
+#include "cpu_blas.hpp"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <vector>
+
+#include "config.hpp"
+
+namespace ptxblas::host {
+namespace {
+
+struct Loaded {
+  CpuBlas blas;
+  bool ok = false;
+  std::string why;
+};
+
+// True when `p` lies in the same shared object as this code (a CPU BLAS that is ptxblas itself
+// would call back into ptxblas forever).
+bool is_ours(void* p) {
+  Dl_info mine{}, theirs{};
+  return p && dladdr(reinterpret_cast<void*>(&is_ours), &mine) && dladdr(p, &theirs) &&
+         mine.dli_fbase == theirs.dli_fbase;
+}
+
+}  // namespace
+
+void* CpuBlas::symbol(const char* name) const {
+  void* s = handle_ ? dlsym(handle_, name) : nullptr;
+  return is_ours(s) ? nullptr : s;
+}
+
+const CpuBlas* CpuBlas::get(std::string& why) {
+  static const Loaded l = [] {
+    Loaded r;
+    std::vector<std::string> tries;
+    if (!config().cpu_blas.empty())
+      tries.push_back(config().cpu_blas);
+    else
+      tries.assign(std::begin(kDefaultCpuBlas), std::end(kDefaultCpuBlas));
+    for (const std::string& t : tries) {
+      void* h = dlopen(t.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!h) continue;
+      r.blas.handle_ = h;
+      r.blas.path_ = t;
+      if (!r.blas.symbol("dgemm_")) {  // not a BLAS, or ptxblas itself
+        r.blas.handle_ = nullptr;
+        continue;
+      }
+      r.ok = true;
+      return r;
+    }
+    r.why = "no CPU BLAS could be opened (tried";
+    for (const std::string& t : tries) r.why += " " + t;
+    r.why += ")";
+    return r;
+  }();
+  why = l.why;
+  return l.ok ? &l.blas : nullptr;
+}
+
+}  // namespace ptxblas::host

@@ -1,0 +1,27 @@
+// The CPU BLAS behind the host path: the library ptxblas.toml names, else OpenBLAS when present,
+// else the reference BLAS, opened with dlopen (RTLD_LOCAL) at first use. Its Fortran symbols are
+// looked up in that library itself, so they are never ptxblas's own exports.
+#pragma once
+
+#include <string>
+
+namespace ptxblas::host {
+
+class CpuBlas {
+ public:
+  // Fortran symbol `name` (e.g. "dgemm_") of the CPU BLAS, or nullptr.
+  void* symbol(const char* name) const;
+  const std::string& path() const { return path_; }
+
+  // Loaded once per process; nullptr when no CPU BLAS could be opened (the reason in `why`).
+  static const CpuBlas* get(std::string& why);
+
+ private:
+  void* handle_ = nullptr;
+  std::string path_;
+};
+
+// Library names tried when ptxblas.toml names none.
+inline constexpr const char* kDefaultCpuBlas[] = {"libopenblas.so.0", "libblas.so.3"};
+
+}  // namespace ptxblas::host

@@ -1,0 +1,98 @@
+// ptxblas.toml: every setting read, bad keys and values named with file and line and replaced by
+// defaults, a file that does not parse ignored as a whole; the offload policy's decisions.
+#include <gtest/gtest.h>
+
+#include "config.hpp"
+#include "offload_policy.hpp"
+
+namespace {
+
+using namespace ptxblas::host;
+
+TEST(Config, ReadsEverySetting) {
+  std::vector<std::string> errors;
+  const Config c = parse_config(R"(
+[cpu]
+blas = "/opt/openblas/libopenblas.so.0"
+[gpu]
+device = 1
+[paths]
+models = "/m"
+cache = "/c"
+[log]
+level = "info"
+[offload]
+default = 1e8
+gemm = "always"
+trsm = "never"
+syrk = 5e9
+)", "test.toml", errors);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_EQ(c.cpu_blas, "/opt/openblas/libopenblas.so.0");
+  EXPECT_EQ(c.gpu_device, 1);
+  EXPECT_EQ(c.model_dir, "/m");
+  EXPECT_EQ(c.cache_dir, "/c");
+  EXPECT_EQ(c.log_level, "info");
+  EXPECT_EQ(c.rule("gemm").mode, OffloadRule::Mode::Always);
+  EXPECT_EQ(c.rule("trsm").mode, OffloadRule::Mode::Never);
+  EXPECT_EQ(c.rule("syrk").min_flops, 5e9);
+  EXPECT_EQ(c.rule("symm").min_flops, 1e8);  // from default
+}
+
+TEST(Config, BadKeysAndValuesKeepDefaults) {
+  std::vector<std::string> errors;
+  const Config c = parse_config(R"(
+[cpu]
+blas = 42
+colour = "blue"
+[gpu]
+device = -2
+[log]
+level = "loud"
+[offload]
+gemm = "sometimes"
+gemv = 1e6
+[extra]
+x = 1
+)", "bad.toml", errors);
+  const Config d;
+  EXPECT_EQ(c.cpu_blas, d.cpu_blas);
+  EXPECT_EQ(c.gpu_device, 0);
+  EXPECT_EQ(c.log_level, "warn");
+  EXPECT_EQ(c.rule("gemm").min_flops, d.default_rule.min_flops);
+  ASSERT_EQ(errors.size(), 7u);
+  auto mentions = [&](const std::string& key, const std::string& line) {
+    for (const std::string& e : errors)
+      if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(mentions("'blas'", "3"));
+  EXPECT_TRUE(mentions("'cpu.colour'", "4"));
+  EXPECT_TRUE(mentions("gpu.device", ""));
+  EXPECT_TRUE(mentions("'log.level'", "8"));
+  EXPECT_TRUE(mentions("'offload.gemm'", "10"));
+  EXPECT_TRUE(mentions("'offload.gemv'", "11"));
+  EXPECT_TRUE(mentions("'extra'", "12"));
+}
+
+TEST(Config, UnparsableFileKeepsAllDefaults) {
+  std::vector<std::string> errors;
+  const Config c = parse_config("[cpu\nblas = \"x\"\n", "broken.toml", errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("broken.toml:1"), std::string::npos) << errors[0];
+  EXPECT_EQ(c.cpu_blas, "");
+  EXPECT_EQ(c.source, "built-in defaults");
+}
+
+TEST(OffloadPolicy, Decisions) {
+  const OffloadRule always{OffloadRule::Mode::Always, 0}, never{OffloadRule::Mode::Never, 0},
+      threshold{OffloadRule::Mode::Threshold, 1e9};
+  EXPECT_EQ(place(never, 1e15, 1e6, true).where, Where::Cpu);
+  EXPECT_EQ(place(always, 1, 1, true).where, Where::Gpu);
+  EXPECT_EQ(place(always, 1e15, 1, false).where, Where::Cpu);  // no device path: CPU whatever the rule
+  EXPECT_EQ(place(threshold, 1e8, 1e3, true).where, Where::Cpu);
+  EXPECT_EQ(place(threshold, 1e12, 1e8, true).where, Where::Gpu);
+  EXPECT_EQ(place(threshold, 2e9, 1e12, true).where, Where::Cpu);  // copies dominate
+}
+
+}  // namespace
