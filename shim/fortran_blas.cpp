@@ -1,170 +1,16 @@
 // The Fortran BLAS level-3 symbols (gfortran convention: everything by reference, hidden
 // character lengths last and never read, since C callers often omit them): ?gemm_, ?symm_,
-// ?syrk_, ?syr2k_, ?trmm_, ?trsm_ for S, D, C, Z and ?hemm_, ?herk_, ?her2k_ for C, Z.
-// Checks and quick returns follow the reference BLAS; valid calls take the host path.
-#include <complex>
-#include <cstddef>
-#include <string>
-
-#include "blas3_entry.hpp"
+// ?syrk_, ?syr2k_, ?trmm_, ?trsm_ for S, D, C, Z and ?hemm_, ?herk_, ?her2k_ for C, Z. A bad
+// argument goes to xerbla_ with the reference routine name and parameter number.
 #include "export.hpp"
-#include "fortran_validate.hpp"
-#include "host_blas.hpp"
-#include "routines.hpp"
+#include "host_routines.hpp"
 
 namespace ptxblas::shim {
 namespace {
 
-using fchar = const char*;
-using fint = const int*;
-using flen = std::size_t;
-
 template <class T>
-struct FT;
-template <>
-struct FT<float> {
-  static constexpr char p = 's';
-  static constexpr gen::DataType data = gen::DataType::F32;
-};
-template <>
-struct FT<double> {
-  static constexpr char p = 'd';
-  static constexpr gen::DataType data = gen::DataType::F64;
-};
-template <>
-struct FT<std::complex<float>> {
-  static constexpr char p = 'c';
-  static constexpr gen::DataType data = gen::DataType::C32;
-};
-template <>
-struct FT<std::complex<double>> {
-  static constexpr char p = 'z';
-  static constexpr gen::DataType data = gen::DataType::C64;
-};
-
-template <class S>
-blas3::Scalar scalar(const S& v) {
-  if constexpr (std::is_arithmetic_v<S>)
-    return {static_cast<double>(v), 0};
-  else
-    return {static_cast<double>(v.real()), static_cast<double>(v.imag())};
-}
-
-// "dgemm_" and the reference's "DGEMM " (six characters, as XERBLA receives it).
-struct Names {
-  std::string symbol, xerbla;
-  Names(char p, const char* routine) : symbol(std::string(1, p) + routine + "_") {
-    for (char c : std::string(1, p) + routine) xerbla += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    xerbla.resize(6, ' ');
-  }
-};
-
-gen::Op op_of(char c) { return lsame(c, 'N') ? gen::Op::N : lsame(c, 'T') ? gen::Op::T : gen::Op::C; }
-blas3::Side side_of(char c) { return lsame(c, 'L') ? blas3::Side::Left : blas3::Side::Right; }
-blas3::Uplo uplo_of(char c) { return lsame(c, 'L') ? blas3::Uplo::Lower : blas3::Uplo::Upper; }
-blas3::Diag diag_of(char c) { return lsame(c, 'U') ? blas3::Diag::Unit : blas3::Diag::NonUnit; }
-std::string flags(std::initializer_list<char> cs) {
-  std::string s;
-  for (char c : cs) s += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-double cplx_factor(gen::DataType t) { return gen::is_complex(t) ? 4.0 : 1.0; }
-
-template <class T>
-void gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda, const T* b, fint ldb,
-          const T* beta, T* c, fint ldc) {
-  static const Names nm(FT<T>::p, "gemm");
-  if (int info = gemm_info(*ta, *tb, *m, *n, *k, *lda, *ldb, *ldc)) return report_bad_argument(nm.xerbla.c_str(), info);
-  if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
-  const double es = sizeof(T), mm = *m, nn = *n, kk = *k;
-  run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k}, "gemm", nm.symbol.c_str(), FT<T>::data,
-            2 * mm * nn * kk * cplx_factor(FT<T>::data), es * (mm * kk + kk * nn + 2 * mm * nn)},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fint, fint, fint, const T*, const T*, fint, const T*, fint,
-                                       const T*, T*, fint, flen, flen)>(fn)(ta, tb, m, n, k, alpha, a, lda, b, ldb,
-                                                                             beta, c, ldc, 1, 1);
-           },
-           [&](blas3::Engine& e) {
-             e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), view(a, *lda), view(b, *ldb), scalar(*beta),
-                    view(c, *ldc));
-           });
-}
-
-template <class T>
-void symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,
-          const T* b, fint ldb, const T* beta, T* c, fint ldc) {
-  const Names nm(FT<T>::p, routine);
-  if (int info = symm_info(*side, *uplo, *m, *n, *lda, *ldb, *ldc)) return report_bad_argument(nm.xerbla.c_str(), info);
-  if (*m == 0 || *n == 0 || (*alpha == T(0) && *beta == T(1))) return;
-  const double es = sizeof(T), mm = *m, nn = *n, dim = lsame(*side, 'L') ? mm : nn;
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0}, routine, nm.symbol.c_str(), FT<T>::data,
-            2 * mm * nn * dim * cplx_factor(FT<T>::data), es * (dim * dim + 3 * mm * nn)},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fint, fint, const T*, const T*, fint, const T*, fint, const T*,
-                                       T*, fint, flen, flen)>(fn)(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
-                                                                  ldc, 1, 1);
-           },
-           [&](blas3::Engine& e) {
-             blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), view(a, *lda), view(b, *ldb),
-                         scalar(*beta), view(c, *ldc));
-           });
-}
-
-// SYRK / HERK (b == nullptr) and SYR2K / HER2K. SA, SB: how alpha and beta are stored.
-template <class T, class SA, class SB>
-void rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fint n, fint k, const SA* alpha,
-            const T* a, fint lda, const T* b, fint ldb, const SB* beta, T* c, fint ldc) {
-  const Names nm(FT<T>::p, routine);
-  const FortranTrans rule = herm ? FortranTrans::Hermitian
-                                 : gen::is_complex(FT<T>::data) ? FortranTrans::ComplexSymmetric
-                                                                : FortranTrans::RealSymmetric;
-  if (int info = rank_k_info(*uplo, *trans, rule, *n, *k, *lda, two, two ? *ldb : 1, *ldc))
-    return report_bad_argument(nm.xerbla.c_str(), info);
-  if (*n == 0 || ((*alpha == SA(0) || *k == 0) && *beta == SB(1))) return;
-  const double es = sizeof(T), nn = *n, kk = *k;
-  run_host({{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data,
-            (two ? 2 : 1) * nn * nn * kk * cplx_factor(FT<T>::data), es * ((two ? 2 : 1) * nn * kk + nn * nn)},
-           [&](void* fn) {
-             if (two)
-               reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const T*, fint,
-                                         const SB*, T*, fint, flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, b,
-                                                                               ldb, beta, c, ldc, 1, 1);
-             else
-               reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const SB*, T*, fint,
-                                         flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
-           },
-           [&](blas3::Engine& e) {
-             const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
-             if (two)
-               blas3::rank_2k(e, spec, scalar(*alpha), view(a, *lda), view(b, *ldb), scalar(*beta), view(c, *ldc));
-             else
-               blas3::rank_k(e, spec, scalar(*alpha), view(a, *lda), view(a, *lda), scalar(*beta), view(c, *ldc));
-           });
-}
-
-template <class T>
-void triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n,
-                const T* alpha, const T* a, fint lda, T* b, fint ldb) {
-  const Names nm(FT<T>::p, routine);
-  if (int info = triangular_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb))
-    return report_bad_argument(nm.xerbla.c_str(), info);
-  if (*m == 0 || *n == 0) return;
-  const double es = sizeof(T), mm = *m, nn = *n, dim = lsame(*side, 'L') ? mm : nn;
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0}, routine, nm.symbol.c_str(),
-            FT<T>::data, mm * nn * dim * cplx_factor(FT<T>::data), es * (dim * dim / 2 + 2 * mm * nn)},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fchar, fchar, fint, fint, const T*, const T*, fint, T*, fint,
-                                       flen, flen, flen, flen)>(fn)(side, uplo, transa, diag, m, n, alpha, a, lda, b,
-                                                                    ldb, 1, 1, 1, 1);
-           },
-           [&](blas3::Engine& e) {
-             if (solve)
-               blas3::trsm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
-                           view(a, *lda), view(b, *ldb));
-             else
-               blas3::trmm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
-                           view(a, *lda), view(b, *ldb), view(b, *ldb));
-           });
+void report(const char* routine, int info) {
+  if (info) report_bad_argument(Names(FT<T>::p, routine).xerbla.c_str(), info);
 }
 
 }  // namespace
@@ -173,47 +19,51 @@ void triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar t
 using ptxblas::shim::fchar;
 using ptxblas::shim::fint;
 using ptxblas::shim::flen;
+using ptxblas::shim::report;
+namespace sh = ptxblas::shim;
 
-#define PTXBLAS_FORTRAN_COMMON(P, T)                                                                             \
-  PTXBLAS_EXPORT void P##gemm_(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda,   \
-                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                  \
-    ptxblas::shim::gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                  \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##symm_(fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,       \
-                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                  \
-    ptxblas::shim::symm<T>("symm", false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);                  \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##syrk_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,      \
-                               const T* beta, T* c, fint ldc, flen, flen) {                                        \
-    ptxblas::shim::rank_k<T, T, T>("syrk", false, false, uplo, trans, n, k, alpha, a, lda, nullptr, nullptr, beta, \
-                                   c, ldc);                                                                      \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##syr2k_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,     \
-                                const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                 \
-    ptxblas::shim::rank_k<T, T, T>("syr2k", false, true, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);  \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##trmm_(fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n, const T* alpha,   \
-                               const T* a, fint lda, T* b, fint ldb, flen, flen, flen, flen) {                     \
-    ptxblas::shim::triangular<T>("trmm", false, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);            \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##trsm_(fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n, const T* alpha,   \
-                               const T* a, fint lda, T* b, fint ldb, flen, flen, flen, flen) {                     \
-    ptxblas::shim::triangular<T>("trsm", true, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);             \
+#define PTXBLAS_FORTRAN_COMMON(P, T)                                                                               \
+  PTXBLAS_EXPORT void P##gemm_(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda,     \
+                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                    \
+    report<T>("gemm", sh::gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));                           \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##symm_(fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,         \
+                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                    \
+    report<T>("symm", sh::symm<T>("symm", false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc));           \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##syrk_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,        \
+                               const T* beta, T* c, fint ldc, flen, flen) {                                          \
+    report<T>("syrk", sh::rank_k<T, T, T>("syrk", false, false, uplo, trans, n, k, alpha, a, lda, nullptr, nullptr,  \
+                                          beta, c, ldc));                                                            \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##syr2k_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,       \
+                                const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                   \
+    report<T>("syr2k",                                                                                             \
+              sh::rank_k<T, T, T>("syr2k", false, true, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc));    \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##trmm_(fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n, const T* alpha,     \
+                               const T* a, fint lda, T* b, fint ldb, flen, flen, flen, flen) {                       \
+    report<T>("trmm", sh::triangular<T>("trmm", false, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb));      \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##trsm_(fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n, const T* alpha,     \
+                               const T* a, fint lda, T* b, fint ldb, flen, flen, flen, flen) {                       \
+    report<T>("trsm", sh::triangular<T>("trsm", true, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb));       \
   }
 
-#define PTXBLAS_FORTRAN_HERMITIAN(P, T, R)                                                                       \
-  PTXBLAS_EXPORT void P##hemm_(fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,       \
-                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                  \
-    ptxblas::shim::symm<T>("hemm", true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);                   \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##herk_(fchar uplo, fchar trans, fint n, fint k, const R* alpha, const T* a, fint lda,      \
-                               const R* beta, T* c, fint ldc, flen, flen) {                                        \
-    ptxblas::shim::rank_k<T, R, R>("herk", true, false, uplo, trans, n, k, alpha, a, lda, nullptr, nullptr, beta,  \
-                                   c, ldc);                                                                      \
-  }                                                                                                              \
-  PTXBLAS_EXPORT void P##her2k_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,     \
-                                const T* b, fint ldb, const R* beta, T* c, fint ldc, flen, flen) {                 \
-    ptxblas::shim::rank_k<T, T, R>("her2k", true, true, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);   \
+#define PTXBLAS_FORTRAN_HERMITIAN(P, T, R)                                                                         \
+  PTXBLAS_EXPORT void P##hemm_(fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,         \
+                               const T* b, fint ldb, const T* beta, T* c, fint ldc, flen, flen) {                    \
+    report<T>("hemm", sh::symm<T>("hemm", true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc));            \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##herk_(fchar uplo, fchar trans, fint n, fint k, const R* alpha, const T* a, fint lda,        \
+                               const R* beta, T* c, fint ldc, flen, flen) {                                          \
+    report<T>("herk", sh::rank_k<T, R, R>("herk", true, false, uplo, trans, n, k, alpha, a, lda, nullptr, nullptr,   \
+                                          beta, c, ldc));                                                            \
+  }                                                                                                                \
+  PTXBLAS_EXPORT void P##her2k_(fchar uplo, fchar trans, fint n, fint k, const T* alpha, const T* a, fint lda,       \
+                                const T* b, fint ldb, const R* beta, T* c, fint ldc, flen, flen) {                   \
+    report<T>("her2k",                                                                                             \
+              sh::rank_k<T, T, R>("her2k", true, true, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc));     \
   }
 
 PTXBLAS_FORTRAN_COMMON(s, float)

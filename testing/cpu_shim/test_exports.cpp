@@ -84,13 +84,18 @@ std::vector<std::string> level3_names() {
   return v;
 }
 
-// The Fortran BLAS level-3 symbols (PTXBLAS_0, the default version for unversioned references).
+// The Fortran BLAS level-3 symbols and their CBLAS forms (PTXBLAS_0, the default version, which
+// unversioned references bind to).
 std::vector<std::string> fortran_names() {
   std::vector<std::string> v;
+  auto add = [&](const std::string& name) {
+    v.push_back(name + "_");
+    v.push_back("cblas_" + name);
+  };
   for (const char* p : {"s", "d", "c", "z"})
-    for (const char* r : {"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"}) v.push_back(std::string(p) + r + "_");
+    for (const char* r : {"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"}) add(std::string(p) + r);
   for (const char* p : {"c", "z"})
-    for (const char* r : {"hemm", "herk", "her2k"}) v.push_back(std::string(p) + r + "_");
+    for (const char* r : {"hemm", "herk", "her2k"}) add(std::string(p) + r);
   return v;
 }
 
