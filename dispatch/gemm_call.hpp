@@ -54,6 +54,9 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t k,
                       const gen::Tuning& t);
 
+// The same with a plan chosen by the caller (the tuner's benchmark); refuses an illegal one.
+Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan);
+
 // "kernel name" or "kernel name kg=N" for logs.
 std::string describe(const Plan& p);
 

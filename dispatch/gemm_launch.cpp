@@ -6,6 +6,7 @@
 #include "gemm_call.hpp"
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
+#include "resources.hpp"
 #include "model_registry.hpp"
 #include "simt_gemm_ptx.hpp"
 
@@ -120,35 +121,33 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
 
 }  // namespace
 
-Outcome run_gemm(const GemmCall& call) {
-  Outcome out;
-  const CudaDriver* d = cuda_driver();
+namespace {
+
+// The driver, context and device for a call on the current context, or why not.
+bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceInfo& dev, Outcome& out) {
+  d = cuda_driver();
   if (!d) {
     out.detail = driver_unavailable_reason();
-    return out;
+    return false;
   }
   if (call.m > kMaxDim || call.n > kMaxDim || call.k > kMaxDim) {
     out.detail = "dimension beyond 32-bit kernel indexing";
-    return out;
+    return false;
   }
-  CUcontext ctx = nullptr;
   if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx) {
     out.detail = "no current CUDA context";
-    return out;
+    return false;
   }
-  DeviceInfo dev;
-  if (!device_info(ctx, dev, out.detail)) return out;
+  if (!device_info(ctx, dev, out.detail)) return false;
   if (dev.sm < 80) {
     out.detail = "device older than sm_80";
-    return out;
+    return false;
   }
-  Plan plan;
-  if (model::Picker* picker = picker_for(dev)) {
-    const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.k, picker->pick(problem));
-  } else {
-    plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
-  }
+  return true;
+}
+
+Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
+  Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
     plan.kchunk = call.k;
@@ -156,6 +155,37 @@ Outcome run_gemm(const GemmCall& call) {
   CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!fn) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);
+}
+
+}  // namespace
+
+Outcome run_gemm(const GemmCall& call) {
+  Outcome out;
+  const CudaDriver* d = nullptr;
+  CUcontext ctx = nullptr;
+  DeviceInfo dev;
+  if (!prepare(call, d, ctx, dev, out)) return out;
+  Plan plan;
+  if (model::Picker* picker = picker_for(dev)) {
+    const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
+    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.k, picker->pick(problem));
+  } else {
+    plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  }
+  return launch_plan(d, ctx, dev, call, plan);
+}
+
+Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan) {
+  Outcome out;
+  const CudaDriver* d = nullptr;
+  CUcontext ctx = nullptr;
+  DeviceInfo dev;
+  if (!prepare(call, d, ctx, dev, out)) return out;
+  if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
+    out.detail = "illegal configuration: " + why;
+    return out;
+  }
+  return launch_plan(d, ctx, dev, call, plan);
 }
 
 }  // namespace ptxblas::dispatch

@@ -1,10 +1,10 @@
 // ptxblas-tune: turns device time into a performance model (ISAAC §4-6).
 //   sample  draw (problem, configuration) pairs from the learned categorical model -> CSV
+//   bench   time pending samples on the GPU -> dataset CSV (resumable, time-boxed)
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type, how many configurations are legal and survive pruning
-// Benchmarking the samples (bench) and comparing the model's picks with brute force (eval) need
-// the GPU and are not in this build yet.
+// Comparing the model's picks with brute force (eval) is not in this build yet.
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -14,6 +14,7 @@
 #include <iostream>
 #include <random>
 
+#include "bench_runner.hpp"
 #include "dataset.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
@@ -132,6 +133,13 @@ int main(int argc, char** argv) {
   sample->add_option("--device-key", device, "device key written into each row");
   sample->add_option("--out", out, "output CSV");
 
+  tuner::BenchOptions bopt;
+  auto* bench = app.add_subcommand("bench", "time pending samples on the GPU, append to a dataset");
+  bench->add_option("--samples", bopt.samples, "samples CSV from `sample`")->required();
+  bench->add_option("--out", bopt.out, "dataset CSV (appended; rows already there are skipped)")->required();
+  bench->add_option("--minutes", bopt.minutes, "wall-clock budget");
+  bench->add_option("--min-ms", bopt.min_ms, "time each configuration at least this long");
+
   std::vector<std::string> data;
   tuner::TrainOptions opt;
   std::string model_out = "trained-model";
@@ -158,6 +166,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*sample) return cmd_sample(count, learn_draws, seed, device, out);
+    if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
     if (*exp) return cmd_export(trained, name, sm, models_dir);
     if (*space) return cmd_space();
