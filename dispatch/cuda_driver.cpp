@@ -40,6 +40,16 @@ Loaded load() {
   bind(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
   bind(lib, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync);
   bind(lib, "cuStreamSynchronize", d.cuStreamSynchronize);
+  bind(lib, "cuDeviceGetCount", d.cuDeviceGetCount);
+  bind(lib, "cuDeviceGet", d.cuDeviceGet);
+  bind(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
+  bind(lib, "cuCtxPushCurrent_v2", d.cuCtxPushCurrent);
+  bind(lib, "cuCtxPopCurrent_v2", d.cuCtxPopCurrent);
+  bind(lib, "cuCtxSynchronize", d.cuCtxSynchronize);
+  bind(lib, "cuMemAlloc_v2", d.cuMemAlloc);
+  bind(lib, "cuMemFree_v2", d.cuMemFree);
+  bind(lib, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
+  bind(lib, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

@@ -1,27 +1,31 @@
 // The path every Fortran and CBLAS level-3 call takes once its arguments are valid: the offload
-// policy decides where it runs; the CPU side is the CPU BLAS loaded at run time or, when none can
-// be opened, the level-3 adaptors on the plain-loop CPU engine. Errors go to xerbla_.
+// policy (ptxblas.toml) decides whether it runs on the GPU (operands copied over, the routine's
+// adaptor on the GPU engine, results copied back) or on the CPU BLAS loaded at run time — or,
+// when none can be opened, the same adaptor on the plain-loop CPU engine.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "call_record.hpp"
 #include "engine.hpp"
+#include "host_offload.hpp"
 
 namespace ptxblas::shim {
 
 struct HostCall {
   CallShape shape;
-  const char* family;       // "gemm", "symm", ... (the ptxblas.toml offload key)
-  const char* fortran;      // the CPU BLAS symbol, e.g. "dgemm_"
+  const char* family;   // "gemm", "symm", ... (the ptxblas.toml offload key)
+  const char* fortran;  // the CPU BLAS symbol, e.g. "dgemm_"
   gen::DataType data;
-  double flops, bytes;      // for the offload policy
+  double flops;         // for the offload policy
+  std::vector<dispatch::HostOperand> operands;  // the matrices the body reads and writes
 };
 
-// cpu(fn): call the CPU BLAS function fn; loops(engine): the same on the CPU engine.
-void run_host(const HostCall& call, const std::function<void(void*)>& cpu,
-              const std::function<void(blas3::Engine&)>& loops) noexcept;
+// cpu(fn): call the CPU BLAS function fn. body(engine, views): the routine on an engine, with
+// `operands` as views (device copies on the GPU, the host matrices on the CPU engine).
+void run_host(const HostCall& call, const std::function<void(void*)>& cpu, const dispatch::HostBody& body) noexcept;
 
 // Reports a bad argument the reference way: the process's xerbla_ (the program's own when it
 // has one) with the routine's name (e.g. "DGEMM ") and the parameter number; without any

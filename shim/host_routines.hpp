@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "blas3_entry.hpp"
 #include "fortran_validate.hpp"
@@ -71,23 +72,29 @@ inline std::string flags(std::initializer_list<char> cs) {
 }
 inline double cplx_factor(gen::DataType t) { return gen::is_complex(t) ? 4.0 : 1.0; }
 
+// A matrix the routine reads (or writes) as the host path and the offload see it.
+inline dispatch::HostOperand operand(const void* p, int rows, int cols, int ld, bool written = false) {
+  return {const_cast<void*>(p), rows, cols, ld, written};
+}
+
 template <class T>
 int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda, const T* b, fint ldb,
           const T* beta, T* c, fint ldc) {
   static const Names nm(FT<T>::p, "gemm");
   if (int info = gemm_info(*ta, *tb, *m, *n, *k, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return 0;
-  const double es = sizeof(T), mm = *m, nn = *n, kk = *k;
+  const bool na = lsame(*ta, 'N'), nb = lsame(*tb, 'N');
   run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k}, "gemm", nm.symbol.c_str(), FT<T>::data,
-            2 * mm * nn * kk * cplx_factor(FT<T>::data), es * (mm * kk + kk * nn + 2 * mm * nn)},
+            2.0 * *m * *n * *k * cplx_factor(FT<T>::data),
+            {operand(a, na ? *m : *k, na ? *k : *m, *lda), operand(b, nb ? *k : *n, nb ? *n : *k, *ldb),
+             operand(c, *m, *n, *ldc, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fint, fint, fint, const T*, const T*, fint, const T*, fint,
                                        const T*, T*, fint, flen, flen)>(fn)(ta, tb, m, n, k, alpha, a, lda, b, ldb,
                                                                              beta, c, ldc, 1, 1);
            },
-           [&](blas3::Engine& e) {
-             e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), view(a, *lda), view(b, *ldb), scalar(*beta),
-                    view(c, *ldc));
+           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+             e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
            });
   return 0;
 }
@@ -98,17 +105,18 @@ int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n,
   const Names nm(FT<T>::p, routine);
   if (int info = symm_info(*side, *uplo, *m, *n, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || (*alpha == T(0) && *beta == T(1))) return 0;
-  const double es = sizeof(T), mm = *m, nn = *n, dim = lsame(*side, 'L') ? mm : nn;
+  const int dim = lsame(*side, 'L') ? *m : *n;
   run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0}, routine, nm.symbol.c_str(), FT<T>::data,
-            2 * mm * nn * dim * cplx_factor(FT<T>::data), es * (dim * dim + 3 * mm * nn)},
+            2.0 * *m * *n * dim * cplx_factor(FT<T>::data),
+            {operand(a, dim, dim, *lda), operand(b, *m, *n, *ldb), operand(c, *m, *n, *ldc, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fint, fint, const T*, const T*, fint, const T*, fint, const T*,
                                        T*, fint, flen, flen)>(fn)(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
                                                                   ldc, 1, 1);
            },
-           [&](blas3::Engine& e) {
-             blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), view(a, *lda), view(b, *ldb),
-                         scalar(*beta), view(c, *ldc));
+           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+             blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), v[0], v[1], scalar(*beta),
+                         v[2]);
            });
   return 0;
 }
@@ -123,9 +131,12 @@ int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fi
                                                                 : FortranTrans::RealSymmetric;
   if (int info = rank_k_info(*uplo, *trans, rule, *n, *k, *lda, two, two ? *ldb : 1, *ldc)) return info;
   if (*n == 0 || ((*alpha == SA(0) || *k == 0) && *beta == SB(1))) return 0;
-  const double es = sizeof(T), nn = *n, kk = *k;
+  const bool by_rows = lsame(*trans, 'N');
+  const int rows = by_rows ? *n : *k, cols = by_rows ? *k : *n;
+  std::vector<dispatch::HostOperand> ops = {operand(a, rows, cols, *lda), operand(c, *n, *n, *ldc, true)};
+  if (two) ops.insert(ops.begin() + 1, operand(b, rows, cols, *ldb));
   run_host({{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data,
-            (two ? 2 : 1) * nn * nn * kk * cplx_factor(FT<T>::data), es * ((two ? 2 : 1) * nn * kk + nn * nn)},
+            (two ? 2.0 : 1.0) * *n * *n * *k * cplx_factor(FT<T>::data), ops},
            [&](void* fn) {
              if (two)
                reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const T*, fint,
@@ -135,12 +146,12 @@ int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fi
                reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const SB*, T*, fint,
                                          flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
            },
-           [&](blas3::Engine& e) {
+           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
              if (two)
-               blas3::rank_2k(e, spec, scalar(*alpha), view(a, *lda), view(b, *ldb), scalar(*beta), view(c, *ldc));
+               blas3::rank_2k(e, spec, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
              else
-               blas3::rank_k(e, spec, scalar(*alpha), view(a, *lda), view(a, *lda), scalar(*beta), view(c, *ldc));
+               blas3::rank_k(e, spec, scalar(*alpha), v[0], v[0], scalar(*beta), v[1]);
            });
   return 0;
 }
@@ -151,21 +162,22 @@ int triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar tr
   const Names nm(FT<T>::p, routine);
   if (int info = triangular_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb)) return info;
   if (*m == 0 || *n == 0) return 0;
-  const double es = sizeof(T), mm = *m, nn = *n, dim = lsame(*side, 'L') ? mm : nn;
+  const int dim = lsame(*side, 'L') ? *m : *n;
   run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0}, routine, nm.symbol.c_str(),
-            FT<T>::data, mm * nn * dim * cplx_factor(FT<T>::data), es * (dim * dim / 2 + 2 * mm * nn)},
+            FT<T>::data, 1.0 * *m * *n * dim * cplx_factor(FT<T>::data),
+            {operand(a, dim, dim, *lda), operand(b, *m, *n, *ldb, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fchar, fchar, fint, fint, const T*, const T*, fint, T*, fint,
                                        flen, flen, flen, flen)>(fn)(side, uplo, transa, diag, m, n, alpha, a, lda, b,
                                                                     ldb, 1, 1, 1, 1);
            },
-           [&](blas3::Engine& e) {
+           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              if (solve)
                blas3::trsm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
-                           view(a, *lda), view(b, *ldb));
+                           v[0], v[1]);
              else
                blas3::trmm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
-                           view(a, *lda), view(b, *ldb), view(b, *ldb));
+                           v[0], v[1], v[1]);
            });
   return 0;
 }

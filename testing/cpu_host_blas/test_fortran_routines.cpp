@@ -13,11 +13,15 @@ namespace {
 
 using namespace blas3test;
 
+// Which path the run expects (ctest and scripts/gpu_check.sh set these with a ptxblas.toml).
 bool expect_loops() { return std::getenv("PTXBLAS_EXPECT_LOOPS") != nullptr; }
+bool expect_gpu() { return std::getenv("PTXBLAS_EXPECT_GPU") != nullptr; }
 
 void expect_host_path(const std::string& what) {
   const std::string last = hosttest::last_call();
-  if (expect_loops())
+  if (expect_gpu())
+    EXPECT_EQ(last.rfind("GPU (", 0), 0u) << what << ": " << last;
+  else if (expect_loops())
     EXPECT_EQ(last.rfind("forwarded: built-in CPU loops", 0), 0u) << what << ": " << last;
   else
     EXPECT_EQ(last.rfind("forwarded: CPU BLAS ", 0), 0u) << what << ": " << last;

@@ -1,0 +1,37 @@
+// Host-memory BLAS3 on the GPU: the operands are copied to the configured device (its primary
+// context), the routine's adaptor runs on the GPU engine, the written operands are copied back.
+// Host outputs change only after everything succeeded, so any failure leaves them untouched and
+// the caller can still run the call on the CPU.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+
+namespace ptxblas::dispatch {
+
+struct HostOperand {
+  void* host;                   // column-major, leading dimension ld
+  std::int64_t rows, cols, ld;
+  bool written;                 // copied back afterwards
+};
+
+using HostBody = std::function<void(blas3::Engine&, const std::vector<blas3::MatView>&)>;
+
+// A device for offload exists (driver, device `ordinal`, the calls offload needs); cached.
+bool offload_available(int ordinal, std::string& why);
+
+enum class OffloadResult {
+  Done,    // the written operands hold the result
+  NotRun,  // nothing on the host changed (`why` says what stopped it): run the call elsewhere
+  Failed,  // copying a result back failed part-way: report an error, do not retry
+};
+
+// Runs body on device copies of `ops` (views in the same order).
+OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperand>& ops, const HostBody& body,
+                      std::string& why);
+
+}  // namespace ptxblas::dispatch
