@@ -1,5 +1,7 @@
 #include "model_registry.hpp"
 
+#include "config.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -25,6 +27,8 @@ std::string library_dir() {
   return ".";
 }
 
+bool quiet() { return host::config().log_level == "quiet"; }
+
 std::unique_ptr<model::Picker> load_for(const std::string& key) {
   std::string tried, error;
   for (const std::string& dir : model_dirs()) {
@@ -35,10 +39,11 @@ std::unique_ptr<model::Picker> load_for(const std::string& key) {
       continue;
     }
     if (auto m = model::load_model(p, error)) return std::make_unique<model::Picker>(std::move(*m));
-    std::fprintf(stderr, "ptxblas: warning: %s; using the built-in heuristic\n", error.c_str());
+    if (!quiet()) std::fprintf(stderr, "ptxblas: warning: %s; using the built-in heuristic\n", error.c_str());
     return nullptr;
   }
-  std::fprintf(stderr,
+  if (!quiet())
+    std::fprintf(stderr,
                "ptxblas: no performance model for %s (looked in %s); using the built-in heuristic. "
                "Tune this GPU with ptxblas-tune.\n",
                key.c_str(), tried.c_str());
@@ -50,6 +55,7 @@ std::unique_ptr<model::Picker> load_for(const std::string& key) {
 std::vector<std::string> model_dirs() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("PTXBLAS_MODEL_DIR"); env && *env) dirs.emplace_back(env);
+  if (!host::config().model_dir.empty()) dirs.push_back(host::config().model_dir);
   dirs.push_back((fs::path(library_dir()) / "models").string());
   return dirs;
 }

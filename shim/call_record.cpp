@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "config.hpp"
 #include "ptxblas/ptxblas.h"
 
 namespace ptxblas::shim {
@@ -13,10 +14,12 @@ namespace {
 std::atomic<std::uint64_t> g_served{0}, g_forwarded{0};
 thread_local std::string t_last = "none";
 
+// PTXBLAS_LOG=1, or log.level = "info" in ptxblas.toml.
 bool log_enabled() {
   static const bool on = [] {
     const char* v = std::getenv("PTXBLAS_LOG");
-    return v && *v && std::string(v) != "0";
+    if (v && *v) return std::string(v) != "0";
+    return host::config().log_level == "info";
   }();
   return on;
 }
