@@ -4,14 +4,19 @@
 # testing/reports/h100-bench.csv. Every step runs even when an earlier one fails.
 #
 # Logs and test results go to $LOGDIR ($OUT when set, else build/gpu-logs); with $OUT set, the
-# report and the CSV are copied there too (flat, 6 files). Ends with the benchmark table and the
+# report and the CSVs are copied there too (flat, 8 files). Ends with the benchmark table and the
 # test counts. Exit status: 0 when the GPU and CPU tests passed and every benchmark row was ok,
 # 1 otherwise (the report is written either way).
 #
 # Environment: BUILD_DIR (build), REPORT_DIR (testing/reports), LOGDIR, BENCH_SUITE
 # (testing/bench/suite_public.txt), and the time limits
 # GPU_TEST_TIMEOUT (210 s), CPU_TEST_TIMEOUT (60 s per binary), BENCH_TIMEOUT (240 s), which keep
-# the whole run inside one 10-minute device call.
+# the whole run inside one 10-minute device call (BLAS3_TIMEOUT, 120 s, for the level-3 benchmark;
+# lower the others, or run the benchmarks in a second call, if the sum gets close to 10 minutes).
+#
+# Typical use: build here with `BUILD_TYPE=Release scripts/build.sh` (RelWithDebInfo binaries
+# are larger than the 64 MiB a device call may carry), then run `scripts/gpu_check.sh` on the
+# device with `build/bin` carried, and copy h100.md and the CSVs from $OUT into testing/reports/.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -127,6 +132,18 @@ else
   echo "$BIN/ptxblas-bench is missing" | tee "$LOGDIR/bench.log"
 fi
 
+# ---- (d2) level-3 benchmark (issue 5): its own CSV, summarised in its log
+step "level-3 benchmark"
+blas3_csv=$REPORTS/h100-blas3.csv
+if [ -x "$BIN/ptxblas-bench-blas3" ]; then
+  timeout -k 10 "${BLAS3_TIMEOUT:-120}" "$BIN/ptxblas-bench-blas3" --suite testing/bench/suite_blas3.txt \
+    --csv "$blas3_csv" >"$LOGDIR/bench_blas3.log" 2>&1
+  echo "exit status $? (table in $LOGDIR/bench_blas3.log)"
+  tail -n 25 "$LOGDIR/bench_blas3.log"
+else
+  echo "$BIN/ptxblas-bench-blas3 is missing"
+fi
+
 # ---- (e) report
 step "report"
 report_args=(--out "$REPORTS/h100.md" --bench-log "$LOGDIR/bench.log")
@@ -140,7 +157,7 @@ report_rc=$?
 # ---- (f) results to $OUT
 if [ -n "${OUT:-}" ] && mkdir -p "$OUT"; then
   for f in "$REPORTS/h100.md" "$csv" "$LOGDIR/gpu_tests.xml" "$LOGDIR/gpu_tests.log" \
-           "$LOGDIR/cpu_tests.log" "$LOGDIR/bench.log"; do
+           "$LOGDIR/cpu_tests.log" "$LOGDIR/bench.log" "$blas3_csv" "$LOGDIR/bench_blas3.log"; do
     [ -f "$f" ] || continue
     [ "$(cd "$(dirname "$f")" && pwd)" = "$(cd "$OUT" && pwd)" ] || cp "$f" "$OUT/"
   done
