@@ -48,8 +48,7 @@ Loaded load() {
   bind(lib, "cuCtxSynchronize", d.cuCtxSynchronize);
   bind(lib, "cuMemAlloc_v2", d.cuMemAlloc);
   bind(lib, "cuMemFree_v2", d.cuMemFree);
-  bind(lib, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
-  bind(lib, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
+  bind(lib, "cuMemcpy2D_v2", d.cuMemcpy2D);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

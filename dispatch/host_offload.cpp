@@ -14,11 +14,38 @@ std::size_t block_bytes(const HostOperand& o, gen::DataType t) {
   return static_cast<std::size_t>(o.ld * (o.cols - 1) + o.rows) * static_cast<std::size_t>(gen::storage_bytes(t));
 }
 
+// Copies only the rows x cols matrix (never the padding rows between rows and ld, which another
+// host thread may own), with the same leading dimension on both sides.
+CUresult copy_matrix(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device) {
+  const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t));
+  CUDA_MEMCPY2D c{};
+  c.WidthInBytes = static_cast<std::size_t>(o.rows) * es;
+  c.Height = static_cast<std::size_t>(o.cols);
+  const std::size_t pitch = static_cast<std::size_t>(o.ld) * es;
+  if (to_device) {
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = o.host;
+    c.srcPitch = pitch;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = dev;
+    c.dstPitch = pitch;
+  } else {
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = dev;
+    c.srcPitch = pitch;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = o.host;
+    c.dstPitch = pitch;
+  }
+  return d->cuMemcpy2D(&c);
+}
+
 // The device copies of one call, freed (and the context popped) on every path out.
 class DeviceSession {
  public:
   DeviceSession(const CudaDriver* d, CUcontext ctx) : d_(d), pushed_(d->cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {}
   ~DeviceSession() {
+    if (pushed_ && !idle_) d_->cuCtxSynchronize();  // kernels may still use the buffers
     for (CUdeviceptr p : ptrs_) d_->cuMemFree(p);
     CUcontext popped = nullptr;
     if (pushed_) d_->cuCtxPopCurrent(&popped);
@@ -26,6 +53,7 @@ class DeviceSession {
   DeviceSession(const DeviceSession&) = delete;
   DeviceSession& operator=(const DeviceSession&) = delete;
   bool pushed() const { return pushed_; }
+  void mark_idle() { idle_ = true; }  // after a successful cuCtxSynchronize
   CUdeviceptr alloc(std::size_t bytes) {
     CUdeviceptr p = 0;
     if (d_->cuMemAlloc(&p, std::max<std::size_t>(bytes, 16)) != CUDA_SUCCESS) return 0;
@@ -36,6 +64,7 @@ class DeviceSession {
  private:
   const CudaDriver* d_;
   bool pushed_;
+  bool idle_ = false;
   std::vector<CUdeviceptr> ptrs_;
 };
 
@@ -67,8 +96,7 @@ bool offload_available(int ordinal, std::string& why) {
     return false;
   }
   if (!d->cuDeviceGetCount || !d->cuDeviceGet || !d->cuDevicePrimaryCtxRetain || !d->cuCtxPushCurrent ||
-      !d->cuCtxPopCurrent || !d->cuCtxSynchronize || !d->cuMemAlloc || !d->cuMemFree || !d->cuMemcpyHtoD ||
-      !d->cuMemcpyDtoH) {
+      !d->cuCtxPopCurrent || !d->cuCtxSynchronize || !d->cuMemAlloc || !d->cuMemFree || !d->cuMemcpy2D) {
     why = "driver lacks what offload needs";
     return false;
   }
@@ -100,7 +128,7 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
       why = "device memory exhausted";
       return kNotRun;
     }
-    if (bytes && d->cuMemcpyHtoD(p, o.host, bytes) != CUDA_SUCCESS) {
+    if (bytes && copy_matrix(d, o, t, p, true) != CUDA_SUCCESS) {
       why = "copy to the device failed";
       return kNotRun;
     }
@@ -118,10 +146,11 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
     why = "device execution failed";
     return kNotRun;
   }
+  session.mark_idle();
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::size_t bytes = block_bytes(ops[i], t);
     if (ops[i].written && bytes &&
-        d->cuMemcpyDtoH(ops[i].host, reinterpret_cast<CUdeviceptr>(views[i].p), bytes) != CUDA_SUCCESS) {
+        copy_matrix(d, ops[i], t, reinterpret_cast<CUdeviceptr>(views[i].p), false) != CUDA_SUCCESS) {
       why = "copy from the device failed";
       return OffloadResult::Failed;
     }

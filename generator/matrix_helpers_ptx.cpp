@@ -94,22 +94,33 @@ class HelperEmitter {
     ins("fma.rn." + t_.ct + " " + acc.im + ", %ms_u, " + b.re + ", " + acc.im);
   }
 
-  // q = x / d.
+  // q = x / d. Complex: Smith's algorithm (scaled by the larger part of d), so |d|^2 cannot
+  // overflow or underflow: with (big, small) the parts of d ordered by size, r = small / big,
+  // den = big + small r, u/v = x's parts in the same order, q = ((u + v r), +-(v - u r)) / den.
   void divide(const Value& q, const Value& x, const Value& d) {
+    const std::string& t = t_.ct;
     if (!t_.cplx) {
-      ins("div.rn." + t_.ct + " " + q.re + ", " + x.re + ", " + d.re);
+      ins("div.rn." + t + " " + q.re + ", " + x.re + ", " + d.re);
       return;
     }
-    const std::string den = ct("dv_den"), nr = ct("dv_nr"), ni = ct("dv_ni");
-    ins("mul.rn." + t_.ct + " " + den + ", " + d.re + ", " + d.re);
-    ins("fma.rn." + t_.ct + " " + den + ", " + d.im + ", " + d.im + ", " + den);
-    ins("mul.rn." + t_.ct + " " + nr + ", " + x.re + ", " + d.re);
-    ins("fma.rn." + t_.ct + " " + nr + ", " + x.im + ", " + d.im + ", " + nr);
-    ins("mul.rn." + t_.ct + " " + ni + ", " + x.im + ", " + d.re);
-    ins("neg." + t_.ct + " " + ct("dv_t") + ", " + x.re);
-    ins("fma.rn." + t_.ct + " " + ni + ", %dv_t, " + d.im + ", " + ni);
-    ins("div.rn." + t_.ct + " " + q.re + ", " + nr + ", " + den);
-    ins("div.rn." + t_.ct + " " + q.im + ", " + ni + ", " + den);
+    const std::string ar = ct("dv_ar"), ai = ct("dv_ai"), big = ct("dv_big"), small = ct("dv_small"),
+                      ratio = ct("dv_r"), den = ct("dv_den"), u = ct("dv_u"), v = ct("dv_v"), nr = ct("dv_nr"),
+                      ni = ct("dv_ni"), p = r("pred", "p_dv_re_big");
+    ins("abs." + t + " " + ar + ", " + d.re);
+    ins("abs." + t + " " + ai + ", " + d.im);
+    ins("setp.ge." + t + " " + p + ", " + ar + ", " + ai);
+    ins("selp." + t + " " + big + ", " + d.re + ", " + d.im + ", " + p);
+    ins("selp." + t + " " + small + ", " + d.im + ", " + d.re + ", " + p);
+    ins("selp." + t + " " + u + ", " + x.re + ", " + x.im + ", " + p);
+    ins("selp." + t + " " + v + ", " + x.im + ", " + x.re + ", " + p);
+    ins("div.rn." + t + " " + ratio + ", " + small + ", " + big);
+    ins("fma.rn." + t + " " + den + ", " + small + ", " + ratio + ", " + big);
+    ins("fma.rn." + t + " " + nr + ", " + v + ", " + ratio + ", " + u);   // u + v r
+    ins("neg." + t + " " + ct("dv_nu") + ", " + u);
+    ins("fma.rn." + t + " " + ni + ", %dv_nu, " + ratio + ", " + v);      // v - u r
+    ins("@!" + p + " neg." + t + " " + ni + ", " + ni);                   // d.im larger: -(v - u r)
+    ins("div.rn." + t + " " + q.re + ", " + nr + ", " + den);
+    ins("div.rn." + t + " " + q.im + ", " + ni + ", " + den);
   }
 
  private:
@@ -215,7 +226,9 @@ void element_body(HelperEmitter& e, const MatrixHelper& h) {
 
 }  // namespace
 
-std::string helper_name(const MatrixHelper& h) {
+std::string helper_name(const MatrixHelper& requested) {
+  MatrixHelper h = requested;
+  h.hermitian = h.hermitian && is_complex(h.data);
   std::string s = "mat_";
   s += kind_letter(h.kind);
   s += '_';
@@ -227,8 +240,10 @@ std::string helper_name(const MatrixHelper& h) {
   return s;
 }
 
-GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm) {
-  require_blas3_type(h.data);
+GeneratedKernel generate_matrix_helper(const MatrixHelper& requested, int sm) {
+  require_blas3_type(requested.data);
+  MatrixHelper h = requested;
+  h.hermitian = h.hermitian && is_complex(h.data);  // real Hermitian is symmetric
   HelperEmitter e(h.data);
   const TypeInfo& t = e.type();
   e.source_and_destination();
@@ -248,7 +263,7 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm) {
   e.ins("mov.u32 " + e.r("s32", "j") + ", %ctaid.y");
   e.ins("mov.u32 " + e.r("s32", "jstep") + ", %nctaid.y");
   e.label("L_column");
-  e.ins("setp.ge.s32 %p_out, %j, %n");
+  e.ins("setp.ge.u32 %p_out, %j, %n");  // unsigned: j + gridDim.y past 2^31 must still end the loop
   e.ins("@%p_out ret");
   // Labels repeat per column iteration: the body is emitted once inside the loop.
   element_body(e, h);
@@ -319,6 +334,9 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   e.ins(std::string("setp.") + (lower ? "ge" : "le") + ".s32 " + e.r("pred", "p_tri") + ", %i, %j");
   e.ins("setp.lt.and.s32 %p_tri, %i, %n, %p_tri");
   e.ins("and.pred %p_tri, %p_tri, %p_col");
+  if (unit) {  // the diagonal is implicitly 1 and never read
+    e.ins("setp.ne.and.s32 %p_tri, %i, %j, %p_tri");
+  }
   e.ins("@!%p_tri bra L_have");
   e.load(v, e.address("src_at", "%src", "%lds", "%i", "%j"));
   e.label("L_have");

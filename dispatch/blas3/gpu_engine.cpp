@@ -1,6 +1,7 @@
 #include "gpu_engine.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cuda_driver.hpp"
 #include "gemm_call.hpp"
@@ -102,6 +103,7 @@ class GpuEngine final : public blas3::Engine {
  private:
   void helper(const gen::MatrixHelper& h, std::int64_t m, std::int64_t n, MatView src, MatView dst, Scalar s) {
     if (m == 0 || n == 0) return;
+    if (m > INT32_MAX || n > INT32_MAX) throw EngineError("helper kernel beyond 32-bit sizes");
     std::string why;
     CUfunction fn = cached_helper(ctx_, h, dev_.sm, why);
     if (!fn) throw EngineError(why);
