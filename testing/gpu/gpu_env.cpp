@@ -1,6 +1,7 @@
 #include "gpu_env.hpp"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <climits>
@@ -38,6 +39,8 @@ void* library() {
 
 bool have_gpu() {
   static const bool ok = [] {
+    // The kernel-choice expectations (split-K, names) are the built-in heuristic's: no models.
+    unsetenv("PTXBLAS_MODEL_DIR");
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
@@ -91,11 +94,18 @@ Handle::Handle() {
   if (s != CUBLAS_STATUS_SUCCESS) {
     ADD_FAILURE() << "cublasCreate: " << cublasGetStatusName(s);
     h_ = nullptr;
+    return;
   }
+  // The harness checks cuBLAS against float64 too: keep its reductions in full precision
+  // (ptxblas ignores this bit; its kernels never reduce in lower precision).
+  cublasSetMathMode(h_, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
 }
 
 Handle::~Handle() {
-  if (h_) cublasDestroy(h_);
+  if (h_) {
+    cublasSetStream(h_, nullptr);  // the tests' streams may be gone already
+    cublasDestroy(h_);
+  }
 }
 
 }  // namespace gputest

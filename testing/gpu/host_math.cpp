@@ -25,9 +25,10 @@ T get(const std::vector<unsigned char>& in, std::size_t i) {
 double half_round(double x) { return __half2float(__float2half_rn(static_cast<float>(x))); }
 double bf16_round(double x) { return __bfloat162float(__float2bfloat16_rn(static_cast<float>(x))); }
 
-// Unit roundoff of the accumulation and of the stored result.
-double unit_acc(const Entry& e) {
-  if (e.compute_f16) return std::ldexp(1.0, -11);
+// Unit roundoff of the accumulation: ptxblas accumulates half data in f32 whatever the compute
+// type; cuBLAS may accumulate COMPUTE_16F in f16.
+double unit_acc(const Entry& e, bool cublas) {
+  if (cublas && e.compute_f16) return std::ldexp(1.0, -11);
   return (e.elem == Elem::F64 || e.elem == Elem::C64) ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
 }
 
@@ -146,16 +147,40 @@ Reference reference(const Gemm& g, const Entry& e, const std::vector<cd>& a, con
   const auto mn = static_cast<std::size_t>(g.m * g.n);
   r.c.assign(mn, 0.0);
   r.bound.assign(mn, 0.0);
-  const double cplx = is_complex(e.elem) ? 2.0 : 1.0;
-  const double gamma = 2.0 * cplx * static_cast<double>(g.k + 4) * unit_acc(e);
+  r.bound_cublas.assign(mn, 0.0);
+  const bool complex = is_complex(e.elem);
+  const double cplx = complex ? 2.0 : 1.0;
+  const double gamma = 2.0 * cplx * static_cast<double>(g.k + 4) * unit_acc(e, false);
+  const double gamma_cublas = 2.0 * cplx * static_cast<double>(g.k + 4) * unit_acc(e, true);
+  // Real types: op(X) as a real matrix with unit stride along k, for a fast inner loop.
+  std::vector<double> ar, br;
+  if (!complex) {
+    ar.resize(static_cast<std::size_t>(g.m * g.k));
+    br.resize(static_cast<std::size_t>(g.k * g.n));
+    for (std::int64_t i = 0; i < g.m; ++i)
+      for (std::int64_t l = 0; l < g.k; ++l) ar[static_cast<std::size_t>(l + i * g.k)] = op_at(a, g.lda, g.ta, i, l).real();
+    for (std::int64_t j = 0; j < g.n; ++j)
+      for (std::int64_t l = 0; l < g.k; ++l) br[static_cast<std::size_t>(l + j * g.k)] = op_at(b, g.ldb, g.tb, l, j).real();
+  }
   for (std::int64_t j = 0; j < g.n; ++j) {
     for (std::int64_t i = 0; i < g.m; ++i) {
       cd sum = 0.0;
       double abs_sum = 0.0;
-      for (std::int64_t l = 0; l < g.k; ++l) {
-        const cd x = op_at(a, g.lda, g.ta, i, l), y = op_at(b, g.ldb, g.tb, l, j);
-        sum += x * y;
-        abs_sum += std::abs(x) * std::abs(y);
+      if (complex) {
+        for (std::int64_t l = 0; l < g.k; ++l) {
+          const cd x = op_at(a, g.lda, g.ta, i, l), y = op_at(b, g.ldb, g.tb, l, j);
+          sum += x * y;
+          abs_sum += std::abs(x) * std::abs(y);
+        }
+      } else {
+        const double* x = ar.data() + i * g.k;
+        const double* y = br.data() + j * g.k;
+        double s = 0.0;
+        for (std::int64_t l = 0; l < g.k; ++l) {
+          s += x[l] * y[l];
+          abs_sum += std::fabs(x[l] * y[l]);
+        }
+        sum = s;
       }
       cd v = g.alpha * sum;
       double mag = std::abs(g.alpha) * abs_sum;
@@ -166,7 +191,9 @@ Reference reference(const Gemm& g, const Entry& e, const std::vector<cd>& a, con
       }
       const auto at = static_cast<std::size_t>(i + j * g.m);
       r.c[at] = v;
-      r.bound[at] = gamma * mag + 2.0 * cplx * unit_out(e.elem) * std::abs(v) + tiny(e.elem);
+      const double rounding = 2.0 * cplx * unit_out(e.elem) * std::abs(v) + tiny(e.elem);
+      r.bound[at] = gamma * mag + rounding;
+      r.bound_cublas[at] = gamma_cublas * mag + rounding;
     }
   }
   return r;

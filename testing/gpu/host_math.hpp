@@ -39,13 +39,14 @@ std::int64_t b_rows(const Gemm& g);
 std::int64_t b_cols(const Gemm& g);
 
 struct Reference {
-  std::vector<cd> c;         // m x n, leading dimension m
-  std::vector<double> bound; // |error| allowed per element
+  std::vector<cd> c;                 // m x n, leading dimension m
+  std::vector<double> bound;         // |error| allowed per element for ptxblas (f32 or f64 accumulation)
+  std::vector<double> bound_cublas;  // the same for cuBLAS, which may accumulate COMPUTE_16F in f16
 };
 
 // alpha * op(A) op(B) + beta * C in float64 (C not read when beta == 0), and each element's bound:
 // the classic gamma_k * (|alpha| sum |a||b| + |beta||c|) with the accumulation precision, plus the
-// final rounding to the storage type.
+// final rounding to the storage type. Real types take a real-arithmetic path (speed).
 Reference reference(const Gemm& g, const Entry& e, const std::vector<cd>& a, const std::vector<cd>& b,
                     const std::vector<cd>& c);
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <random>
 
 #include "entries.hpp"
@@ -68,17 +69,28 @@ TEST_P(GemmShapes, RandomShapesAllOps) {
   RecordProperty("cases", cases_);
 }
 
-// Larger and ragged: several blocks in each direction, partial tiles at both edges.
+// Larger and ragged: several blocks in each direction, partial tiles at both edges. The last
+// three are big enough for the heuristic to take each type's larger tiles (>= 132 blocks of
+// 64x64, 64x32 or 128-wide tiles), so every catalogued tile runs somewhere.
 TEST_P(GemmShapes, MultiBlockShapes) {
   const struct {
     std::int64_t m, n, k;
-  } shapes[] = {{300, 200, 77}, {129, 515, 64}, {1000, 17, 129}, {17, 1000, 33}, {257, 257, 257}};
+  } shapes[] = {{300, 200, 77}, {129, 515, 64}, {1000, 17, 129}, {17, 1000, 33},
+                {257, 257, 257}, {600, 600, 13}, {705, 705, 9}, {1409, 1409, 17}};
+  std::set<std::string> tiles;
   int i = 0;
   for (const auto& s : shapes) {
     const cublasOperation_t ta = kOps[i % 3], tb = kOps[(i / 3 + i) % 3];
-    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 0, i));
+    const Entry& e = entry_named(GetParam());
+    const Gemm g = make(ta, tb, s.m, s.n, s.k, i % 2 == 0, i == 3 ? 1 : i);  // alpha != 0 throughout
+    const CheckResult r = check_gemm(e, g, handle_->get(), rng_, {});
+    EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+    // "simt_s_nn_64x64x8_4x4_v4": the tile is the fourth and fifth '_'-separated fields.
+    const auto p = r.kernel.find('_', r.kernel.find('_', r.kernel.find('_') + 1) + 1);
+    if (p != std::string::npos) tiles.insert(r.kernel.substr(p + 1, r.kernel.find('_', p + 1) - p - 1));
     ++i;
   }
+  EXPECT_GE(tiles.size(), 3u) << "the larger tiles never ran";
 }
 
 // K = 0 (C = beta C), m or n = 0 (nothing written), 1x1x1, alpha = 0, beta = 0 with NaN in C.
@@ -103,7 +115,8 @@ TEST_P(GemmShapes, SplitK) {
   int i = 0;
   for (const auto& s : shapes) {
     const cublasOperation_t ta = kOps[i % 3], tb = kOps[(i + 1) % 3];
-    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 1, i + 1), {}, " kg=");
+    const int scalars[] = {1, 2, 4, 5};  // all with alpha != 0: the split sum is observed
+    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 1, scalars[i]), {}, " kg=");
     ++i;
   }
 }

@@ -76,6 +76,7 @@ void check_runs_on_handle_stream(const std::string& name, std::int64_t m, std::i
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);
+  cublasSetStream(h.get(), nullptr);
   cudaStreamDestroy(s);
   cudaStreamDestroy(side);
 }
@@ -114,6 +115,7 @@ TEST(HandleState, TwoThreadsTwoHandles) {
         const CheckResult r = check_gemm(e, g, h.get(), rng);
         if (!r.failure.empty()) failures[t].push_back(describe(e, g) + ": " + r.failure);
       }
+      cublasSetStream(h.get(), nullptr);
       cudaStreamDestroy(s);
     });
   }

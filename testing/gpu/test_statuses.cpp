@@ -41,8 +41,6 @@ std::vector<BadCall> bad_calls() {
       {"ldc = 0 with m = 0", {N, N, 0, 8, 8, 1, 8, 0, 1.0, 0.0}},
       {"m = 0 (quick return)", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}},
       {"n = 0 (quick return)", {N, N, 8, 0, 8, 8, 8, 8, 1.0, 0.0}},
-      {"null alpha", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, false, true},
-      {"null beta", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, false, false, true},
   };
   return v;
 }
