@@ -51,8 +51,8 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
                std::int64_t k, int multiprocessors);
 
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).
-Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t k,
-                      const gen::Tuning& t);
+Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                      std::int64_t n, std::int64_t k, const gen::Tuning& t);
 
 // The same with a plan chosen by the caller (the tuner's benchmark); refuses an illegal one.
 Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan);

@@ -1,6 +1,7 @@
 // GemmCall -> generated kernel(s) launched on the caller's stream.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 
 #include "cuda_driver.hpp"
 #include "gemm_call.hpp"
@@ -134,6 +135,13 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
     out.detail = "dimension beyond 32-bit kernel indexing";
     return false;
   }
+  // Complex elements are moved as v2 loads/stores: each pointer must be aligned to a whole element.
+  const auto align = static_cast<std::uintptr_t>(gen::storage_bytes(call.data));
+  for (const void* p : {call.a, call.b, static_cast<const void*>(call.c)})
+    if (reinterpret_cast<std::uintptr_t>(p) % align != 0) {
+      out.detail = "operand not aligned to its element size";
+      return false;
+    }
   if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx) {
     out.detail = "no current CUDA context";
     return false;
@@ -168,7 +176,8 @@ Outcome run_gemm(const GemmCall& call) {
   Plan plan;
   if (model::Picker* picker = picker_for(dev)) {
     const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.k, picker->pick(problem));
+    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
+                            picker->pick(problem));
   } else {
     plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
   }

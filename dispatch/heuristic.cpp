@@ -51,8 +51,8 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   return p;
 }
 
-Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t k,
-                      const gen::Tuning& t) {
+Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                      std::int64_t n, std::int64_t k, const gen::Tuning& t) {
   Plan p;
   p.config.data = data;
   p.config.scalar_f16 = scalar_f16;
@@ -60,7 +60,12 @@ Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op
   p.config.op_b = op_b;
   p.config = gen::apply_tuning(p.config, t);
   p.kchunk = k;
-  if (t.kg > 1 && k > 0) {
+  // The same limits as the heuristic's split (the picker only offers tunings that meet them; a
+  // caller-made plan that does not falls back to one slice).
+  const bool split_fits = m <= ((std::int64_t{1} << 31) - 1) / std::max<std::int64_t>(n, 1) &&
+                          n <= 65535 * static_cast<std::int64_t>(t.nl) &&
+                          t.kg * m * n * gen::compute_bytes(data) <= kMaxWorkspaceBytes;
+  if (t.kg > 1 && k > 0 && split_fits) {
     p.kchunk = ceil_div(ceil_div(k, t.kg), t.u) * t.u;
     p.kg = static_cast<int>(ceil_div(k, p.kchunk));
     if (p.kg < 2) {

@@ -141,7 +141,7 @@ long run_bench(const BenchOptions& opt) {
     check(cudaMemset(buf.b, 0, es * static_cast<std::size_t>(p.k * p.n)), "memset");
     for (; i < pending.size() && pending[i].problem == p && std::chrono::steady_clock::now() - start < budget; ++i) {
       Sample s = pending[i];
-      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.k, s.tuning);
+      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
       std::string why;
       const double secs = time_plan(p, plan, buf, stream, opt, why);
       if (secs <= 0) {

@@ -1,0 +1,640 @@
+#!/usr/bin/env python3
+"""CPU check of the generated GEMM and split-K reduction kernels, run in the PTX simulator.
+
+Every case builds small random matrices in simulated global memory, runs the kernel(s) the way
+dispatch/gemm_launch.cpp launches them, and compares C with a float64 reference. Memory
+permissions make the contract checkable: A and B are readable only inside op(A) / op(B) (and not
+at all when alpha == 0 or k == 0), C is readable only inside m x n and only when beta != 0,
+writable only inside m x n, and untouched by a split-K GEMM launch (only the reduction writes C).
+Padding rows of lda/ldb/ldc hold NaN. beta == 0 runs with NaN in C, which must not survive.
+
+Leading dimensions beyond 2^31 elements check 64-bit addressing (memory is paged, so only the
+touched columns exist). A shared-memory race check runs on some cases. Besides the fixed cases,
+--fuzz random points of the whole tuning space (gen --space) run on random problems.
+
+  check_gemm.py --gen build/bin/ptxblas_ptx_sim_gen       generate the kernels, run every case
+  check_gemm.py --ptx-dir DIR                              use existing <kernel name>.ptx files
+                                                           (e.g. hand-edited; no fuzz cases)
+  check_gemm.py --gen ... --mutations                      plant the MUTATIONS bugs in copies of
+                                                           the kernels: each must be caught
+  options: --jobs N, --fuzz N, --seed S, --filter SUBSTRING (case or kernel names), --list,
+           --verbose, --workdir DIR (keep the generated PTX there)
+
+Exit status 0 when every case passes. Python 3 standard library only.
+"""
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptxsim  # noqa: E402
+
+REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
+
+
+class TypeInfo:
+    def __init__(self, letter, es, cb, cplx, f64, out):
+        self.letter, self.es, self.cb, self.cplx, self.f64, self.out = letter, es, cb, cplx, f64, out
+        self.ct = "f64" if f64 else "f32"
+        self.eps = 2.0 ** -53 if f64 else 2.0 ** -24           # unit roundoff of the compute type
+        self.out_eps = {"h": 2.0 ** -11, "b": 2.0 ** -8}.get(letter, 0.0)  # of the stored result
+        self.out_abs = {"h": 2.0 ** -24}.get(letter, 0.0)        # f16 subnormal spacing
+
+    def round(self, x):
+        """x (float) as stored in this type."""
+        if self.out == "h":
+            return ptxsim.f16_value(ptxsim.f16_bits(ptxsim.f32(x)))
+        if self.out == "b":
+            return ptxsim.bf16_value(ptxsim.bf16_bits(ptxsim.f32(x)))
+        return x if self.f64 else ptxsim.f32(x)
+
+    def rround(self, z):
+        return complex(self.round(z.real), self.round(z.imag) if self.cplx else 0.0)
+
+    def cround(self, z):
+        """z in compute precision (host scalars)."""
+        if self.f64:
+            return complex(z.real, z.imag if self.cplx else 0.0)
+        return complex(ptxsim.f32(z.real), ptxsim.f32(z.imag) if self.cplx else 0.0)
+
+    def put(self, mem, addr, z):
+        if self.out == "h":
+            mem.pack("<H", addr, ptxsim.f16_bits(z.real) if z.real == z.real else 0x7E00)
+        elif self.out == "b":
+            mem.pack("<H", addr, ptxsim.bf16_bits(z.real) if z.real == z.real else 0x7FC0)
+        elif self.cplx:
+            mem.pack("<2d" if self.f64 else "<2f", addr, z.real, z.imag)
+        else:
+            mem.pack("<d" if self.f64 else "<f", addr, z.real)
+
+    def get(self, mem, addr):
+        if self.out == "h":
+            return complex(ptxsim.f16_value(mem.unpack("<H", addr)[0]), 0)
+        if self.out == "b":
+            return complex(ptxsim.bf16_value(mem.unpack("<H", addr)[0]), 0)
+        if self.cplx:
+            return complex(*mem.unpack("<2d" if self.f64 else "<2f", addr))
+        return complex(mem.unpack("<d" if self.f64 else "<f", addr)[0], 0)
+
+
+TYPES = {
+    "s": TypeInfo("s", 4, 4, False, False, "s"),
+    "d": TypeInfo("d", 8, 8, False, True, "d"),
+    "c": TypeInfo("c", 8, 8, True, False, "c"),
+    "z": TypeInfo("z", 16, 16, True, True, "z"),
+    "h": TypeInfo("h", 2, 4, False, False, "h"),
+    "b": TypeInfo("b", 2, 4, False, False, "b"),
+}
+NAN = float("nan")
+
+
+def kernel_name(t, opa, opb, tile, f16):
+    """generator/kernel_config.cpp kernel_name() of the canonical configuration."""
+    if not TYPES[t].cplx:
+        opa, opb = opa.replace("c", "t"), opb.replace("c", "t")
+    ml, nl, u, ms, ns, vec = tile
+    s = "simt_%s%s_%s%s_%dx%dx%d_%dx%d" % (t, "16" if f16 and t == "h" else "", opa, opb, ml, nl, u, ms, ns)
+    return s + ("_v%d" % vec if vec > 1 else "")
+
+
+def reduce_name(t, f16):
+    return "splitk_reduce_%s%s" % (t, "16" if f16 and t == "h" else "")
+
+
+def gemm_spec(t, opa, opb, tile, f16):
+    ml, nl, u, ms, ns, vec = tile
+    return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "")
+
+
+# ----------------------------------------------------------------------------------------------
+# Cases
+
+class Case:
+    def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
+                 dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0):
+        self.__dict__.update(locals())
+        del self.__dict__["self"]
+        self.kernel = kernel_name(t, opa, opb, tile, f16)
+        self.spec = gemm_spec(t, opa, opb, tile, f16)
+        self.reduce = reduce_name(t, f16) if kchunk else None
+        self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
+
+    def cost(self):
+        ml, nl, u, ms, ns, vec = self.tile
+        blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg
+        steps = -(-(self.kchunk or self.k) // u) if self.k else 0
+        threads = (ml // ms) * (nl // ns)
+        per_thread = 60 + steps * (u * ms * ns * (4 if TYPES[self.t].cplx else 1) + 40) + ms * ns * 12
+        return blocks * threads * per_thread * (3 if self.racecheck else 1)
+
+
+def tile_lists(gen, flag):
+    out = subprocess.run([gen, flag], check=True, capture_output=True, text=True).stdout
+    tiles = {}
+    for line in out.split("\n"):
+        if line.strip():
+            f = line.split()
+            tiles.setdefault(f[0], []).append(tuple(int(x) for x in f[1:]))
+    return tiles
+
+
+# Mirror of generator/tile_catalog.cpp for --ptx-dir runs (no generator to ask).
+CATALOG = {
+    "h": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
+    "b": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
+    "s": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
+    "d": [(128, 64, 8, 8, 4, 2), (64, 64, 8, 4, 4, 2), (32, 32, 8, 2, 2, 2)],
+    "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
+    "z": [(64, 64, 4, 4, 4, 1), (64, 32, 8, 2, 4, 1), (32, 32, 8, 2, 2, 1)],
+}
+
+# Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
+# without thread wrap-around (threads < ML or NL), u = 4 and 16, 1x1 thread tiles, vec 1,
+# wide and narrow blocks.
+EXTRA_TILES = {
+    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1)],
+    "d": [(32, 64, 16, 2, 4, 2)],
+    "c": [(128, 16, 8, 8, 2, 2)],
+    "z": [(64, 64, 4, 4, 4, 1)],
+    "h": [(64, 64, 16, 4, 4, 4)],
+    "b": [(32, 64, 8, 2, 4, 2)],
+}
+
+
+def op_pairs(t):
+    o = "ntc" if TYPES[t].cplx else "nt"
+    return [a + b for a in o for b in o]
+
+
+def build_cases(cat, space=None, fuzz=0, seed=1):
+    cases = []
+    rng = random.Random(20240611)
+
+    def scal(t):
+        re_ = rng.choice([1.0, -1.0]) * rng.uniform(0.5, 1.5)
+        return complex(re_, rng.uniform(-1.5, 1.5) if TYPES[t].cplx else 0.0)
+
+    def add(name, t, opa, opb, tile, m, n, k, **kw):
+        kw.setdefault("alpha", scal(t))
+        kw.setdefault("beta", scal(t))
+        kw.setdefault("pads", (rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)))
+        kw.setdefault("seed", len(cases))
+        cases.append(Case("%s/%s" % (t, name), t, opa, opb, tile, m, n, k, **kw))
+
+    for t in "sdczhb":
+        small = min(cat[t], key=lambda x: x[0] * x[1])
+        ml, nl, u = small[:3]
+        ops = op_pairs(t)
+        # Every op pair on the smallest tile, ragged in m, n and k (beyond one tile in m and n).
+        for o in ops:
+            add("%s ragged" % o, t, o[0], o[1], small, ml + 5, nl + 3, 2 * u + 3)
+        for f16 in ([False, True] if t == "h" else [False]):
+            sfx = " f16" if f16 else ""
+            o1, o2 = ("cn", "tc") if TYPES[t].cplx else ("tn", "nt")
+            add("nn beta=0 NaN C" + sfx, t, "n", "n", small, ml + 1, 7, u + 1, beta=0j, f16=f16)
+            add("%s alpha=0" % o1 + sfx, t, o1[0], o1[1], small, 9, nl + 2, 5, alpha=0j, f16=f16)
+            add("%s alpha=0 beta=0" % o2 + sfx, t, o2[0], o2[1], small, 6, 5, 4, alpha=0j, beta=0j, f16=f16)
+            add("nt k=0" + sfx, t, "n", "t", small, 11, 13, 0, f16=f16)
+            add("tn k=0 alpha=inf" + sfx, t, "t", "n", small, 4, 3, 0, alpha=complex(math.inf, 0), f16=f16)
+            add("%s k<u" % o2 + sfx, t, o2[0], o2[1], small, 10, 12, 3, f16=f16)
+            add("tt 1x1x1" + sfx, t, "t", "t", small, 1, 1, 1, pads=(0, 0, 0), f16=f16)
+            add("nn whole tiles" + sfx, t, "n", "n", small, ml, nl, 2 * u, pads=(0, 0, 0), f16=f16)
+            add("%s device alpha beta" % o1 + sfx, t, o1[0], o1[1], small, 13, 9, u + 5, dev_alpha=True,
+                dev_beta=True, f16=f16)
+            add("nn device alpha, beta=0 NaN C" + sfx, t, "n", "n", small, 7, 8, 6, dev_alpha=True,
+                beta=0j, f16=f16)
+            add("%s device beta" % o2 + sfx, t, o2[0], o2[1], small, 5, 6, 7, dev_beta=True, f16=f16)
+            # Split-K: kg slices of kchunk (a multiple of u), the last one partial.
+            add("%s split-K 3 slices" % o1 + sfx, t, o1[0], o1[1], small, ml + 3, 6, 2 * u + 5, kchunk=u,
+                kg=3, f16=f16)
+            add("nn split-K 2 slices beta=0 NaN C device scalars" + sfx, t, "n", "n", small, 9, nl + 1,
+                3 * u + 1, kchunk=2 * u, kg=2, beta=0j, dev_alpha=True, dev_beta=True, f16=f16)
+            add("%s split-K empty last slice" % o2 + sfx, t, o2[0], o2[1], small, 7, 5, 2 * u, kchunk=u,
+                kg=3, f16=f16)
+            add("tn split-K alpha=0" + sfx, t, "t", "n", small, 6, 7, u + 2, kchunk=u, kg=2, alpha=0j,
+                f16=f16)
+            add("tt split-K device alpha=0" + sfx, t, "t", "t", small, 5, 9, u + 3, kchunk=u, kg=2,
+                alpha=0j, dev_alpha=True, f16=f16)
+            add("nt split-K device alpha, m*n > 256" + sfx, t, "n", "t", small, 23, 17, u + 1, kchunk=u,
+                kg=2, dev_alpha=True, f16=f16)
+        add("nt race check", t, "n", "t", small, ml + 2, nl - 1, 2 * u + 1, racecheck=True)
+        # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
+        huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
+        add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
+        add("tn huge lda/ldb/ldc", t, "t", "n", small, 6, nl + 2, u + 1, pads=huge)
+        add("nn split-K huge lda/ldb/ldc", t, "n", "n", small, 7, 4, 2 * u + 1, pads=huge, kchunk=u, kg=3)
+        # Every op pair on every other catalogued tile and a few legal tiles of the tuning space.
+        for i, tile in enumerate([x for x in cat[t] if x != small] + EXTRA_TILES[t]):
+            name = "%dx%dx%d_%dx%d_v%d" % tile
+            m = tile[0] + 3 if tile[0] <= 32 else tile[0] // 2 + 3
+            n = tile[1] + 2 if tile[1] <= 32 else tile[1] // 2 - 3
+            for o in ops:
+                add("%s %s" % (o, name), t, o[0], o[1], tile, m, n, tile[2] + 3)
+            o = ops[i % len(ops)]
+            add("%s %s split-K" % (o, name), t, o[0], o[1], tile, 9, 10, 2 * tile[2] + 1, kchunk=tile[2], kg=3)
+            add("%s %s race check" % (o, name), t, o[0], o[1], tile, 11, 5, tile[2] + 1, racecheck=True)
+
+    # Random points of the whole tuning space with random problems and scalars.
+    frng = random.Random(seed)
+    for i in range(fuzz if space else 0):
+        t = "sdczhb"[i % 6]
+        tile = frng.choice(space[t])
+        ml, nl, u, ms, ns, vec = tile
+        o = frng.choice(op_pairs(t))
+        if frng.random() < 0.2:  # more than one block along both M and N
+            m, n = ml + frng.randint(1, 8), nl + frng.randint(1, 8)
+            k = frng.randint(1, 24)
+        else:
+            m, n = frng.randint(1, 40), frng.randint(1, 40)
+            k = 0 if frng.random() < 0.05 else frng.randint(1, 24) if frng.random() < 0.8 else frng.randint(25, 70)
+        kw = dict(pads=(frng.randint(0, 3), frng.randint(0, 3), frng.randint(0, 3)), seed=10000 * seed + i)
+        if frng.random() < 0.1:
+            kw["pads"] = (2 ** 31 + frng.randint(0, 9), 2 ** 32 + frng.randint(0, 9), 2 ** 31 + frng.randint(0, 9))
+        kw["alpha"] = 0j if frng.random() < 0.1 else scal(t)
+        kw["beta"] = 0j if frng.random() < 0.25 else scal(t)
+        kw["dev_alpha"] = frng.random() < 0.3
+        kw["dev_beta"] = frng.random() < 0.3
+        kw["f16"] = t == "h" and frng.random() < 0.5
+        if k > 0 and frng.random() < 0.35:
+            kw["kchunk"] = u * frng.randint(1, 2)
+            kw["kg"] = -(-k // kw["kchunk"]) + (1 if frng.random() < 0.2 else 0)
+        kw["racecheck"] = frng.random() < 0.15
+        name = "fuzz%d %s %dx%dx%d_%dx%d_v%d %dx%dx%d" % ((i, o) + tile + (m, n, k))
+        cases.append(Case("%s/%s" % (t, name), t, o[0], o[1], tile, m, n, k, **kw))
+    return cases
+
+
+# Deliberate bugs planted in copies of generated kernels (--mutations): each must make at least
+# one case of its kernel fail, or the checker has lost its teeth.
+#   (kernel, text to replace, replacement, all occurrences?, what it breaks)
+MUTATIONS = [
+    ("simt_c_nn_32x32x8_2x2_v2", "%v_fa0_i, %v_fb0_ni, %v_acc_0_0_r", "%v_fa0_i, %v_fb0_i, %v_acc_0_0_r", False,
+     "complex product: sign of ai*bi in one accumulator (swapped fma operand)"),
+    ("simt_s_nn_32x32x8_2x2_v2", "setp.lt.s32 %v_pm1, %v_ri1, %v_m;", "setp.le.s32 %v_pm1, %v_ri1, %v_m;", True,
+     "off-by-one row bound in the epilogue"),
+    ("simt_d_nt_32x32x8_2x2_v2", "  bar.sync 0;\n  setp.gt.s32 %v_p_more", "  setp.gt.s32 %v_p_more", True,
+     "second bar.sync of the K loop removed (shared-memory WAR race)"),
+    ("simt_c_nt_64x64x8_4x4_v2", "  bar.sync 0;\n  add.s64", "  add.s64", True,
+     "first bar.sync of the K loop removed (shared-memory RAW race)"),
+    ("simt_z_tn_32x32x8_2x2", "setp.lt.and.s32 %v_a0_ok,", "setp.le.and.s32 %v_a0_ok,", True,
+     "off-by-one K bound on A's tile loads"),
+    ("simt_h_nn_32x32x8_2x2_v2", "and.pred %v_p_read, %v_p_out, !%v_p_beta_zero;",
+     "and.pred %v_p_read, %v_p_out, %v_p_out;", True, "C read although beta == 0"),
+    ("simt_b_tn_32x32x8_2x2_v2", "shl.b32 %v_wide_bits, %v_wide_bits, 16;",
+     "shl.b32 %v_wide_bits, %v_wide_bits, 15;", False, "bf16 widening shift"),
+    ("simt_s_tn_32x32x8_2x2_v2", "setp.gt.s32 %v_p_more, %v_krem, 0;", "setp.gt.s32 %v_p_more, %v_krem, 8;",
+     True, "last (partial) K step skipped"),
+    ("simt_c_tc_32x32x8_2x2_v2", "neg.f32 %v_b0_vi, %v_b0_vi;", "mov.f32 %v_b0_vi, %v_b0_vi;", True,
+     "op C: conjugate of B dropped"),
+    ("simt_s_tn_32x32x8_2x2_v2", "@!%v_p_alpha_dev bra L_alpha_ready;", "bra L_alpha_ready;", True,
+     "device alpha ignored (host value used)"),
+    ("simt_d_nt_32x32x8_2x2_v2", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
+     "split-K: every slice written to slice 0 of the workspace"),
+    ("splitk_reduce_z", "add.s32 %v_z, %v_z, 1;", "add.s32 %v_z, %v_z, 2;", True,
+     "split-K reduction skips every other slice"),
+    ("splitk_reduce_h16", "cvt.rn.f16.f32 %v_oh, %v_out_r;", "cvt.rn.f16.f32 %v_oh, %v_sum_r;", True,
+     "split-K reduction stores the raw sum (alpha and beta not applied)"),
+    ("simt_z_nn_32x32x8_2x2", "ld.global.v2.f64 {%v_a0_vr, %v_a0_vi}", "ld.global.v2.f64 {%v_a0_vi, %v_a0_vr}",
+     True, "real and imaginary parts of A swapped"),
+    ("simt_s_nt_32x32x8_2x2_v2", "mul.lo.s64 %v_a_tmp, %v_a_tmp, %v_a_ld_bytes;",
+     "mul.lo.s64 %v_a_tmp, %v_a_tmp, %v_a_ld_bytes;\n  and.b64 %v_a_tmp, %v_a_tmp, 4294967295;", True,
+     "A's column offset truncated to 32 bits"),
+    ("splitk_reduce_c", "mul.lo.s64 %v_w_t, %v_w_t, %v_ldc;",
+     "mul.lo.s64 %v_w_t, %v_w_t, %v_ldc;\n  and.b64 %v_w_t, %v_w_t, 4294967295;", True,
+     "split-K reduction: C's column offset truncated to 32 bits"),
+    ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
+     "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
+     "vec-4 run stride of A's fragments in shared memory"),
+]
+
+
+def mutate(text, old, new, every, kernel_name_):
+    if old not in text:
+        raise RuntimeError("mutation pattern %r not found in %s" % (old, kernel_name_))
+    return text.replace(old, new) if every else text.replace(old, new, 1)
+
+
+_KERNELS = {}
+
+
+def kernel(ptx_dir, name):
+    k = _KERNELS.get((ptx_dir, name))
+    if k is None:
+        path = os.path.join(ptx_dir, name + ".ptx")
+        with open(path) as fh:
+            k = ptxsim.Kernel(fh.read(), source=path)
+        _KERNELS[ptx_dir, name] = k
+    return k
+
+
+class Matrix:
+    """rows x cols column-major with leading dimension ld, in simulated memory. Each column is
+    mapped for its first `window` rows (all of ld, or rows + 3 of a huge ld): the elements, then
+    NaN padding; nothing of it is accessible until allow()."""
+
+    def __init__(self, mem, ti, rows, cols, ld, rng, nan_values=False):
+        self.ti, self.rows, self.cols, self.ld = ti, rows, cols, ld
+        self.window = min(ld, rows + 3)
+        self.addr = mem.alloc(ld * cols * ti.es, lazy=True)
+        self.val = {}
+        self.snapshot = []
+        for j in range(cols):
+            mem.fill(self.at(0, j), self.window * ti.es, b"\xff")  # 0xff..: NaN in every type
+            mem.set_perm(self.at(0, j), self.window * ti.es, 0)
+            for i in range(rows):
+                z = complex(NAN, NAN) if nan_values else ti.rround(
+                    complex(rng.uniform(-1, 1), rng.uniform(-1, 1) if ti.cplx else 0))
+                self.val[i, j] = z
+                ti.put(mem, self.at(i, j), z)
+            self.snapshot.append(mem.read_bytes(self.at(0, j), self.window * ti.es))
+
+    def at(self, i, j):
+        return self.addr + (i + j * self.ld) * self.ti.es
+
+    def allow(self, mem, mode):
+        for j in range(self.cols):
+            mem.set_perm(self.at(0, j), self.rows * self.ti.es, mode)
+
+    def changed(self, mem, skip_rows):
+        """(i, j) of elements in the mapped window, from row skip_rows on, that differ from the start."""
+        es = self.ti.es
+        out = []
+        for j in range(self.cols):
+            now = mem.read_bytes(self.at(0, j), self.window * es)
+            for i in range(skip_rows, self.window):
+                if now[i * es:(i + 1) * es] != self.snapshot[j][i * es:(i + 1) * es]:
+                    out.append((i, j))
+        return out
+
+
+def run_case(job):
+    c, ptx_dir = job
+    t0 = time.time()
+    try:
+        msg = _run_case(c, ptx_dir)
+    except ptxsim.SimFault as e:
+        msg = "fault: %s" % e
+    except ptxsim.PtxError as e:
+        msg = "untranslatable PTX: %s" % e
+    return c.name, msg, time.time() - t0
+
+
+def _run_case(c, ptx_dir):
+    ti = TYPES[c.t]
+    rng = random.Random(c.seed * 7919 + 1)
+    ml, nl, u, ms, ns, vec = c.tile
+    m, n, k = c.m, c.n, c.k
+    a_rows, a_cols = (m, k) if c.opa == "n" else (k, m)
+    b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)
+    lda, ldb, ldc = max(1, a_rows + c.pads[0]), max(1, b_rows + c.pads[1]), max(1, m + c.pads[2])
+    mem = ptxsim.Memory()
+    A = Matrix(mem, ti, a_rows, a_cols, lda, rng)
+    B = Matrix(mem, ti, b_rows, b_cols, ldb, rng)
+    beta_zero = c.beta == 0
+    C = Matrix(mem, ti, m, n, ldc, rng, nan_values=beta_zero)
+
+    # Scalars as the kernel sees them: host values in compute precision, device values in
+    # compute precision or f16. Host parameters are NaN when a device pointer replaces them.
+    def scalar(z, dev):
+        if not dev:
+            v = ti.cround(z)
+            return v, [v.real, v.imag], 0
+        if c.f16:
+            v = complex(ptxsim.f16_value(ptxsim.f16_bits(ptxsim.f32(z.real))), 0)
+            p = mem.alloc(2)
+            mem.pack("<H", p, ptxsim.f16_bits(v.real))
+            mem.set_perm(p, 2, mem.R)
+        else:
+            v = ti.cround(z)
+            fmt = "<2" + ("d" if ti.f64 else "f")
+            p = mem.alloc(2 * (8 if ti.f64 else 4))
+            mem.pack(fmt, p, v.real, v.imag)
+            mem.set_perm(p, (2 if ti.cplx else 1) * (8 if ti.f64 else 4), mem.R)
+        return v, [NAN, NAN], p
+
+    alpha, alpha_host, alpha_ptr = scalar(c.alpha, c.dev_alpha)
+    beta, beta_host, beta_ptr = scalar(c.beta, c.dev_beta)
+
+    def opa(i, l):
+        if c.opa == "n":
+            return A.val[i, l]
+        return A.val[l, i].conjugate() if c.opa == "c" else A.val[l, i]
+
+    def opb(l, j):
+        if c.opb == "n":
+            return B.val[l, j]
+        return B.val[j, l].conjugate() if c.opb == "c" else B.val[j, l]
+
+    product_read = alpha != 0 and k > 0
+    if product_read:
+        A.allow(mem, mem.R)
+        B.allow(mem, mem.R)
+    scalars = alpha_host + beta_host + [alpha_ptr, beta_ptr]
+    gemm = kernel(ptx_dir, c.kernel)
+    threads = (ml // ms) * (nl // ns)
+    grid = (-(-m // ml), -(-n // nl), c.kg)
+    if c.kchunk:
+        ws_bytes = c.kg * m * n * ti.cb
+        ws = mem.alloc(ws_bytes, fill=b"\xff")
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk], mem,
+                      grid, (threads, 1, 1), racecheck=c.racecheck)
+        mem.set_perm(ws, ws_bytes, mem.R)
+        C.allow(mem, mem.W | (0 if beta_zero else mem.R))
+        ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars, mem,
+                      (-(-(m * n) // REDUCE_THREADS), 1, 1), (REDUCE_THREADS, 1, 1))
+    else:
+        C.allow(mem, mem.W | (0 if beta_zero else mem.R))
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k], mem,
+                      grid, (threads, 1, 1), racecheck=c.racecheck)
+
+    # Reference and comparison.
+    bad = []
+    for j in range(n):
+        for i in range(m):
+            prods = [opa(i, l) * opb(l, j) for l in range(k)]
+            s = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
+            mag = sum(abs(opa(i, l)) * abs(opb(l, j)) for l in range(k))
+            cij = C.val[i, j]
+            # BLAS: alpha == 0 or k == 0 leaves C = beta C, whatever alpha is (also infinite).
+            ref = (alpha * s if product_read else 0) + (0 if beta_zero else beta * cij)
+            bound = (abs(alpha) * mag if product_read else 0) + (0 if beta_zero else abs(beta) * abs(cij))
+            tol = 4 * (k + c.kg + 4) * ti.eps * bound + ti.out_eps * abs(ref) + ti.out_abs
+            got = ti.get(mem, C.at(i, j))
+            err = abs(got - ref)
+            if not err <= tol:
+                bad.append("C(%d,%d) = %r, expected %r (|err| %.3g > tol %.3g)" % (i, j, got, ref, err, tol))
+    # A, B and the padding rows of C must be unchanged.
+    for M, what, skip in ((A, "A", 0), (B, "B", 0), (C, "C padding", m)):
+        bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, skip)]
+    if bad:
+        return "%d wrong: %s" % (len(bad), "; ".join(bad[:4]))
+    return None
+
+
+def describe(c):
+    s = "%s: %s m=%d n=%d k=%d lda/ldb/ldc pads=%s alpha=%s beta=%s" % (
+        c.name, c.kernel, c.m, c.n, c.k, c.pads, c.alpha, c.beta)
+    if c.dev_alpha or c.dev_beta:
+        s += " device%s%s%s" % (" alpha" if c.dev_alpha else "", " beta" if c.dev_beta else "",
+                                " (f16)" if c.f16 else "")
+    if c.kchunk:
+        s += " split-K kchunk=%d kg=%d (+%s)" % (c.kchunk, c.kg, c.reduce)
+    if c.racecheck:
+        s += " racecheck"
+    return s
+
+
+def run_all(jobs, pool, cases, ptx_dir, verbose):
+    order = sorted(cases, key=lambda c: -c.cost())
+    work = [(c, ptx_dir) for c in order]
+    results = []
+    it = pool.imap_unordered(run_case, work, chunksize=1) if pool else map(run_case, work)
+    for r in it:
+        results.append(r)
+        if verbose:
+            print("%-6s %6.2fs %s" % ("ok" if r[1] is None else "FAIL", r[2], r[0]), flush=True)
+    return results
+
+
+def generate(gen, ptx_dir, cases):
+    specs = {}
+    for c in cases:
+        specs[c.spec] = c.kernel
+        if c.reduce:
+            specs[c.reduce_spec] = c.reduce
+    names = sorted(specs)
+    for i in range(0, len(names), 200):  # keep command lines short
+        out = subprocess.run([gen, ptx_dir] + names[i:i + 200], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError("kernel generation failed:\n" + out.stderr)
+        for line in out.stdout.split("\n"):
+            if line.strip():
+                spec, name, _path = line.split(" ", 2)
+                if specs[spec] != name:
+                    raise RuntimeError("kernel name mismatch: %s gave %s, expected %s" % (spec, name, specs[spec]))
+
+
+def run_mutations(pool, cases, ptx_dir, verbose):
+    """Plant each MUTATIONS bug in a copy of its kernel; every one must fail some case."""
+    missed = 0
+    for n, (name, old, new, every, what) in enumerate(MUTATIONS):
+        subset = [c for c in cases if name in (c.kernel, c.reduce)]
+        if not subset:
+            print("mutation %d (%s): no case uses %s" % (n, what, name))
+            missed += 1
+            continue
+        mdir = os.path.join(ptx_dir, "mutation%d" % n)
+        os.makedirs(mdir, exist_ok=True)
+        for k in {c.kernel for c in subset} | {c.reduce for c in subset if c.reduce}:
+            with open(os.path.join(ptx_dir, k + ".ptx")) as fh:
+                text = fh.read()
+            if k == name:
+                text = mutate(text, old, new, every, name)
+            with open(os.path.join(mdir, k + ".ptx"), "w") as fh:
+                fh.write(text)
+        results = run_all(0, pool, subset, mdir, False)
+        failed = [(r[0], r[1]) for r in results if r[1] is not None]
+        status = "caught" if failed else "MISSED"
+        missed += not failed
+        print("mutation %2d %-6s %s: %s (%d of %d cases fail)" % (n, status, name, what, len(failed), len(subset)))
+        if failed and verbose:
+            print("     e.g. %s: %s" % (failed[0][0], failed[0][1][:300]))
+    print("ptx_sim mutations: %d planted, %d caught" % (len(MUTATIONS), len(MUTATIONS) - missed))
+    return 1 if missed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gen", help="ptxblas_ptx_sim_gen executable")
+    ap.add_argument("--ptx-dir", help="read <kernel>.ptx from here instead of generating (no fuzz cases)")
+    ap.add_argument("--workdir", help="where generated PTX goes (default: a temporary folder)")
+    ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPU count)")
+    ap.add_argument("--fuzz", type=int, default=150, help="random cases from the tuning space (default 150)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random cases")
+    ap.add_argument("--filter", action="append", default=[], help="run cases whose name or kernel contains this")
+    ap.add_argument("--mutations", action="store_true",
+                    help="instead: plant known bugs in copies of the kernels and require each to be caught")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    if bool(args.gen) == bool(args.ptx_dir):
+        ap.error("give exactly one of --gen and --ptx-dir")
+
+    t_start = time.time()
+    if args.gen:
+        cases = build_cases(tile_lists(args.gen, "--catalog"), tile_lists(args.gen, "--space"),
+                            0 if args.mutations else args.fuzz, args.seed)
+    else:
+        cases = build_cases(CATALOG)
+    if args.filter:
+        cases = [c for c in cases if any(f in c.name or f in c.kernel for f in args.filter)]
+    if args.list:
+        for c in cases:
+            print(describe(c))
+        return 0
+    if not cases:
+        print("no cases selected")
+        return 1
+
+    tmp = None
+    if args.gen:
+        ptx_dir = args.workdir
+        if not ptx_dir:
+            tmp = tempfile.TemporaryDirectory(prefix="ptx_sim_")
+            ptx_dir = tmp.name
+        os.makedirs(ptx_dir, exist_ok=True)
+        try:
+            generate(args.gen, ptx_dir, cases)
+        except RuntimeError as e:
+            print(e)
+            return 1
+    else:
+        ptx_dir = args.ptx_dir
+
+    jobs = args.jobs or os.cpu_count() or 1
+    pool = None
+    if jobs > 1:
+        try:
+            pool = multiprocessing.Pool(jobs)
+        except OSError as e:  # e.g. no /dev/shm: run in this process
+            print("no worker processes (%s): running serially" % e)
+    try:
+        if args.mutations:
+            rc = run_mutations(pool, cases, ptx_dir, args.verbose)
+            print("(%.1fs)" % (time.time() - t_start))
+            return rc
+        results = run_all(jobs, pool, cases, ptx_dir, args.verbose)
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
+
+    by_name = {c.name: c for c in cases}
+    failed = [(name, msg) for name, msg, _ in results if msg is not None]
+    per_type = {}
+    for name, msg, _ in results:
+        p = per_type.setdefault(name.split("/")[0], [0, 0])
+        p[0] += 1
+        p[1] += msg is None
+    kernels = {c.kernel for c in cases} | {c.reduce for c in cases if c.reduce}
+    print("ptx_sim: %d cases over %d kernels, %d passed, %d failed (%.1fs wall, %.1fs simulated, %d jobs)" % (
+        len(results), len(kernels), len(results) - len(failed), len(failed), time.time() - t_start,
+        sum(r[2] for r in results), jobs))
+    print("  per type: " + ", ".join("%s %d/%d" % (t, p[1], p[0]) for t, p in sorted(per_type.items())))
+    for name, msg in sorted(failed):
+        print("FAIL " + describe(by_name[name]))
+        print("     " + msg)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+// Writes the PTX of requested GEMM / split-K reduction kernels to files, for the CPU simulator
+// check (check_gemm.py). No CUDA: the generator is a pure function of the configuration.
+//
+//   ptxblas_ptx_sim_gen --catalog
+//       one line per catalogued tile: "<type letter> ml nl u ms ns vec"
+//   ptxblas_ptx_sim_gen --space
+//       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored)
+//   ptxblas_ptx_sim_gen OUTDIR SPEC...
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16]   e.g. gemm:s:nt:32x32x8:2x2:2
+//            | reduce:<t>[:f16]
+//       <t> one of h b s d c z; ops n t c. Writes OUTDIR/<kernel name>.ptx and prints
+//       "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernel_config.hpp"
+#include "param_space.hpp"
+#include "simt_gemm_ptx.hpp"
+#include "tile_catalog.hpp"
+
+using namespace ptxblas::gen;
+
+namespace {
+
+constexpr int kSm = 90;
+const DataType kTypes[] = {DataType::F16, DataType::BF16, DataType::F32,
+                           DataType::F64, DataType::C32,  DataType::C64};
+
+DataType type_of(const std::string& s) {
+  for (DataType t : kTypes)
+    if (s.size() == 1 && s[0] == type_letter(t)) return t;
+  throw std::invalid_argument("unknown type '" + s + "'");
+}
+
+Op op_of(char ch) {
+  switch (ch) {
+    case 'n': return Op::N;
+    case 't': return Op::T;
+    case 'c': return Op::C;
+  }
+  throw std::invalid_argument(std::string("unknown op '") + ch + "'");
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(cur);
+  return out;
+}
+
+std::vector<int> ints(const std::string& s, size_t count) {
+  std::vector<int> v;
+  for (const auto& p : split(s, 'x')) v.push_back(std::stoi(p));
+  if (v.size() != count) throw std::invalid_argument("expected " + std::to_string(count) + " sizes in '" + s + "'");
+  return v;
+}
+
+GeneratedKernel generate(const std::string& spec) {
+  const auto f = split(spec, ':');
+  if (f.size() >= 2 && f[0] == "reduce") {
+    if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
+    return generate_splitk_reduce(type_of(f[1]), f.size() == 3, kSm);
+  }
+  if (f.size() < 6 || f.size() > 7 || f[0] != "gemm" || f[2].size() != 2)
+    throw std::invalid_argument("bad gemm spec");
+  KernelConfig c;
+  c.data = type_of(f[1]);
+  c.op_a = op_of(f[2][0]);
+  c.op_b = op_of(f[2][1]);
+  const auto tile = ints(f[3], 3), thread = ints(f[4], 2);
+  c.ml = tile[0];
+  c.nl = tile[1];
+  c.u = tile[2];
+  c.ms = thread[0];
+  c.ns = thread[1];
+  c.vec = std::stoi(f[5]);
+  if (f.size() == 7) {
+    if (f[6] != "f16") throw std::invalid_argument("bad gemm spec suffix '" + f[6] + "'");
+    c.scalar_f16 = true;
+  }
+  return generate_simt_gemm(c, kSm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--catalog") {
+    for (DataType t : kTypes)
+      for (const Tile& x : tile_catalog(t))
+        std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
+                  << ' ' << x.vec << '\n';
+    return 0;
+  }
+  if (argc == 2 && std::string(argv[1]) == "--space") {
+    for (DataType t : kTypes)
+      for (const Tuning& x : enumerate_space(t))
+        if (x.kg == 1)
+          std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
+                    << ' ' << x.vec << '\n';
+    return 0;
+  }
+  if (argc < 3) {
+    std::cerr << "usage: " << argv[0] << " --catalog | --space | OUTDIR SPEC...\n";
+    return 2;
+  }
+  const std::string dir = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const std::string spec = argv[i];
+    try {
+      const GeneratedKernel k = generate(spec);
+      const std::string path = dir + "/" + k.name + ".ptx";
+      std::ofstream out(path);
+      out << k.ptx;
+      if (!out) throw std::runtime_error("cannot write " + path);
+      std::cout << spec << ' ' << k.name << ' ' << path << '\n';
+    } catch (const std::exception& e) {
+      std::cerr << spec << ": " << e.what() << '\n';
+      return 1;
+    }
+  }
+  return 0;
+}
