@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -31,10 +32,15 @@ void zsymm_(fc, fc, fi, fi, const zd*, const zd*, fi, const zd*, fi, const zd*, 
 namespace gputest {
 namespace {
 
+std::string& config_path() {
+  static std::string path = "/tmp/ptxblas-offload-" + std::to_string(::getpid()) + ".toml";
+  return path;
+}
+
 const bool g_config_written = [] {
-  const std::string path = "/tmp/ptxblas-offload-" + std::to_string(::getpid()) + ".toml";
-  std::ofstream(path) << "[offload]\ndefault = \"always\"\n";
-  return setenv("PTXBLAS_CONFIG", path.c_str(), 1) == 0;
+  std::ofstream(config_path()) << "[offload]\ndefault = \"always\"\n";
+  std::atexit([] { std::remove(config_path().c_str()); });
+  return setenv("PTXBLAS_CONFIG", config_path().c_str(), 1) == 0;
 }();
 
 template <class T>

@@ -1,5 +1,6 @@
-// Writes the PTX of requested GEMM / split-K reduction kernels to files, for the CPU simulator
-// check (check_gemm.py). No CUDA: the generator is a pure function of the configuration.
+// Writes the PTX of requested GEMM / split-K reduction / level-3 helper kernels to files, for the
+// CPU simulator checks (check_gemm.py, check_helpers.py). No CUDA: the generator is a pure
+// function of the configuration.
 //
 //   ptxblas_ptx_sim_gen --catalog
 //       one line per catalogued tile: "<type letter> ml nl u ms ns vec"
@@ -8,8 +9,11 @@
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
 //       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16]   e.g. gemm:s:nt:32x32x8:2x2:2
 //            | reduce:<t>[:f16]
-//       <t> one of h b s d c z; ops n t c. Writes OUTDIR/<kernel name>.ptx and prints
-//       "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
+//            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
+//                                                      t (triangle) b (blend); default lower
+//            | inverse:<t>:<l|u>[:unit]                the small triangular inverse
+//       <t> one of h b s d c z (helpers and inverse: s d c z); ops n t c. Writes
+//       OUTDIR/<kernel name>.ptx and prints "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "matrix_helpers_ptx.hpp"
 #include "param_space.hpp"
 #include "simt_gemm_ptx.hpp"
 #include "tile_catalog.hpp"
@@ -60,8 +65,39 @@ std::vector<int> ints(const std::string& s, size_t count) {
   return v;
 }
 
+HelperKind helper_kind_of(const std::string& s) {
+  if (s == "c") return HelperKind::Copy;
+  if (s == "s") return HelperKind::Scale;
+  if (s == "y") return HelperKind::Symmetrize;
+  if (s == "t") return HelperKind::Triangle;
+  if (s == "b") return HelperKind::Blend;
+  throw std::invalid_argument("unknown helper kind '" + s + "'");
+}
+
 GeneratedKernel generate(const std::string& spec) {
   const auto f = split(spec, ':');
+  if (!f.empty() && f[0] == "helper") {
+    if (f.size() < 3) throw std::invalid_argument("bad helper spec");
+    MatrixHelper h;
+    h.kind = helper_kind_of(f[1]);
+    h.data = type_of(f[2]);
+    for (size_t i = 3; i < f.size(); ++i) {
+      if (f[i] == "l" || f[i] == "u")
+        h.lower = f[i] == "l";
+      else if (f[i] == "herm")
+        h.hermitian = true;
+      else if (f[i] == "unit")
+        h.unit = true;
+      else
+        throw std::invalid_argument("bad helper spec suffix '" + f[i] + "'");
+    }
+    return generate_matrix_helper(h, kSm);
+  }
+  if (!f.empty() && f[0] == "inverse") {
+    if (f.size() < 3 || f.size() > 4 || (f[2] != "l" && f[2] != "u") || (f.size() == 4 && f[3] != "unit"))
+      throw std::invalid_argument("bad inverse spec");
+    return generate_triangular_inverse(type_of(f[1]), f[2] == "l", f.size() == 4, kSm);
+  }
   if (f.size() >= 2 && f[0] == "reduce") {
     if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
     return generate_splitk_reduce(type_of(f[1]), f.size() == 3, kSm);
