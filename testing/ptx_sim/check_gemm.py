@@ -23,78 +23,19 @@ touched columns exist). A shared-memory race check runs on some cases. Besides t
 Exit status 0 when every case passes. Python 3 standard library only.
 """
 
-import argparse
 import math
-import multiprocessing
 import os
 import random
-import struct
 import subprocess
 import sys
-import tempfile
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptxsim  # noqa: E402
+import simcheck  # noqa: E402
+from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
-
-
-class TypeInfo:
-    def __init__(self, letter, es, cb, cplx, f64, out):
-        self.letter, self.es, self.cb, self.cplx, self.f64, self.out = letter, es, cb, cplx, f64, out
-        self.ct = "f64" if f64 else "f32"
-        self.eps = 2.0 ** -53 if f64 else 2.0 ** -24           # unit roundoff of the compute type
-        self.out_eps = {"h": 2.0 ** -11, "b": 2.0 ** -8}.get(letter, 0.0)  # of the stored result
-        self.out_abs = {"h": 2.0 ** -24}.get(letter, 0.0)        # f16 subnormal spacing
-
-    def round(self, x):
-        """x (float) as stored in this type."""
-        if self.out == "h":
-            return ptxsim.f16_value(ptxsim.f16_bits(ptxsim.f32(x)))
-        if self.out == "b":
-            return ptxsim.bf16_value(ptxsim.bf16_bits(ptxsim.f32(x)))
-        return x if self.f64 else ptxsim.f32(x)
-
-    def rround(self, z):
-        return complex(self.round(z.real), self.round(z.imag) if self.cplx else 0.0)
-
-    def cround(self, z):
-        """z in compute precision (host scalars)."""
-        if self.f64:
-            return complex(z.real, z.imag if self.cplx else 0.0)
-        return complex(ptxsim.f32(z.real), ptxsim.f32(z.imag) if self.cplx else 0.0)
-
-    def put(self, mem, addr, z):
-        if self.out == "h":
-            mem.pack("<H", addr, ptxsim.f16_bits(z.real) if z.real == z.real else 0x7E00)
-        elif self.out == "b":
-            mem.pack("<H", addr, ptxsim.bf16_bits(z.real) if z.real == z.real else 0x7FC0)
-        elif self.cplx:
-            mem.pack("<2d" if self.f64 else "<2f", addr, z.real, z.imag)
-        else:
-            mem.pack("<d" if self.f64 else "<f", addr, z.real)
-
-    def get(self, mem, addr):
-        if self.out == "h":
-            return complex(ptxsim.f16_value(mem.unpack("<H", addr)[0]), 0)
-        if self.out == "b":
-            return complex(ptxsim.bf16_value(mem.unpack("<H", addr)[0]), 0)
-        if self.cplx:
-            return complex(*mem.unpack("<2d" if self.f64 else "<2f", addr))
-        return complex(mem.unpack("<d" if self.f64 else "<f", addr)[0], 0)
-
-
-TYPES = {
-    "s": TypeInfo("s", 4, 4, False, False, "s"),
-    "d": TypeInfo("d", 8, 8, False, True, "d"),
-    "c": TypeInfo("c", 8, 8, True, False, "c"),
-    "z": TypeInfo("z", 16, 16, True, True, "z"),
-    "h": TypeInfo("h", 2, 4, False, False, "h"),
-    "b": TypeInfo("b", 2, 4, False, False, "b"),
-}
-NAN = float("nan")
 
 
 def kernel_name(t, opa, opb, tile, f16):
@@ -127,6 +68,12 @@ class Case:
         self.spec = gemm_spec(t, opa, opb, tile, f16)
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
+
+    def kernels(self):
+        return {self.kernel, self.reduce} if self.reduce else {self.kernel}
+
+    def specs(self):
+        return {self.spec: self.kernel, self.reduce_spec: self.reduce} if self.reduce else {self.spec: self.kernel}
 
     def cost(self):
         ml, nl, u, ms, ns, vec = self.tile
@@ -273,9 +220,8 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
     return cases
 
 
-# Deliberate bugs planted in copies of generated kernels (--mutations): each must make at least
-# one case of its kernel fail, or the checker has lost its teeth.
-#   (kernel, text to replace, replacement, all occurrences?, what it breaks)
+# Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
+# simcheck.run_mutations describes them).
 MUTATIONS = [
     ("simt_c_nn_32x32x8_2x2_v2", "%v_fa0_i, %v_fb0_ni, %v_acc_0_0_r", "%v_fa0_i, %v_fb0_i, %v_acc_0_0_r", False,
      "complex product: sign of ai*bi in one accumulator (swapped fma operand)"),
@@ -317,77 +263,6 @@ MUTATIONS = [
 ]
 
 
-def mutate(text, old, new, every, kernel_name_):
-    if old not in text:
-        raise RuntimeError("mutation pattern %r not found in %s" % (old, kernel_name_))
-    return text.replace(old, new) if every else text.replace(old, new, 1)
-
-
-_KERNELS = {}
-
-
-def kernel(ptx_dir, name):
-    k = _KERNELS.get((ptx_dir, name))
-    if k is None:
-        path = os.path.join(ptx_dir, name + ".ptx")
-        with open(path) as fh:
-            k = ptxsim.Kernel(fh.read(), source=path)
-        _KERNELS[ptx_dir, name] = k
-    return k
-
-
-class Matrix:
-    """rows x cols column-major with leading dimension ld, in simulated memory. Each column is
-    mapped for its first `window` rows (all of ld, or rows + 3 of a huge ld): the elements, then
-    NaN padding; nothing of it is accessible until allow()."""
-
-    def __init__(self, mem, ti, rows, cols, ld, rng, nan_values=False):
-        self.ti, self.rows, self.cols, self.ld = ti, rows, cols, ld
-        self.window = min(ld, rows + 3)
-        self.addr = mem.alloc(ld * cols * ti.es, lazy=True)
-        self.val = {}
-        self.snapshot = []
-        for j in range(cols):
-            mem.fill(self.at(0, j), self.window * ti.es, b"\xff")  # 0xff..: NaN in every type
-            mem.set_perm(self.at(0, j), self.window * ti.es, 0)
-            for i in range(rows):
-                z = complex(NAN, NAN) if nan_values else ti.rround(
-                    complex(rng.uniform(-1, 1), rng.uniform(-1, 1) if ti.cplx else 0))
-                self.val[i, j] = z
-                ti.put(mem, self.at(i, j), z)
-            self.snapshot.append(mem.read_bytes(self.at(0, j), self.window * ti.es))
-
-    def at(self, i, j):
-        return self.addr + (i + j * self.ld) * self.ti.es
-
-    def allow(self, mem, mode):
-        for j in range(self.cols):
-            mem.set_perm(self.at(0, j), self.rows * self.ti.es, mode)
-
-    def changed(self, mem, skip_rows):
-        """(i, j) of elements in the mapped window, from row skip_rows on, that differ from the start."""
-        es = self.ti.es
-        out = []
-        for j in range(self.cols):
-            now = mem.read_bytes(self.at(0, j), self.window * es)
-            for i in range(skip_rows, self.window):
-                if now[i * es:(i + 1) * es] != self.snapshot[j][i * es:(i + 1) * es]:
-                    out.append((i, j))
-        return out
-
-
-def run_case(job):
-    c, ptx_dir = job
-    t0 = time.time()
-    try:
-        msg = _run_case(c, ptx_dir)
-    except ptxsim.SimFault as e:
-        msg = "fault: %s" % e
-    except ptxsim.PtxError as e:
-        msg = "untranslatable PTX: %s" % e
-    return c.name, msg, time.time() - t0
-
-
 def _run_case(c, ptx_dir):
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 1)
@@ -397,10 +272,10 @@ def _run_case(c, ptx_dir):
     b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)
     lda, ldb, ldc = max(1, a_rows + c.pads[0]), max(1, b_rows + c.pads[1]), max(1, m + c.pads[2])
     mem = ptxsim.Memory()
-    A = Matrix(mem, ti, a_rows, a_cols, lda, rng)
-    B = Matrix(mem, ti, b_rows, b_cols, ldb, rng)
+    A = Matrix(mem, ti, a_rows, a_cols, lda, lambda i, j: simcheck.uniform(rng, ti))
+    B = Matrix(mem, ti, b_rows, b_cols, ldb, lambda i, j: simcheck.uniform(rng, ti))
     beta_zero = c.beta == 0
-    C = Matrix(mem, ti, m, n, ldc, rng, nan_values=beta_zero)
+    C = Matrix(mem, ti, m, n, ldc, lambda i, j: None if beta_zero else simcheck.uniform(rng, ti))
 
     # Scalars as the kernel sees them: host values in compute precision, device values in
     # compute precision or f16. Host parameters are NaN when a device pointer replaces them.
@@ -474,10 +349,8 @@ def _run_case(c, ptx_dir):
                 bad.append("C(%d,%d) = %r, expected %r (|err| %.3g > tol %.3g)" % (i, j, got, ref, err, tol))
     # A, B and the padding rows of C must be unchanged.
     for M, what, skip in ((A, "A", 0), (B, "B", 0), (C, "C padding", m)):
-        bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, skip)]
-    if bad:
-        return "%d wrong: %s" % (len(bad), "; ".join(bad[:4]))
-    return None
+        bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, lambda i, j: i >= skip)]
+    return simcheck.wrong(bad)
 
 
 def describe(c):
@@ -493,148 +366,21 @@ def describe(c):
     return s
 
 
-def run_all(jobs, pool, cases, ptx_dir, verbose):
-    order = sorted(cases, key=lambda c: -c.cost())
-    work = [(c, ptx_dir) for c in order]
-    results = []
-    it = pool.imap_unordered(run_case, work, chunksize=1) if pool else map(run_case, work)
-    for r in it:
-        results.append(r)
-        if verbose:
-            print("%-6s %6.2fs %s" % ("ok" if r[1] is None else "FAIL", r[2], r[0]), flush=True)
-    return results
+def cases_for(args):
+    if args.gen:
+        return build_cases(tile_lists(args.gen, "--catalog"), tile_lists(args.gen, "--space"),
+                           0 if args.mutations else args.fuzz, args.seed)
+    return build_cases(CATALOG)
 
 
-def generate(gen, ptx_dir, cases):
-    specs = {}
-    for c in cases:
-        specs[c.spec] = c.kernel
-        if c.reduce:
-            specs[c.reduce_spec] = c.reduce
-    names = sorted(specs)
-    for i in range(0, len(names), 200):  # keep command lines short
-        out = subprocess.run([gen, ptx_dir] + names[i:i + 200], capture_output=True, text=True)
-        if out.returncode != 0:
-            raise RuntimeError("kernel generation failed:\n" + out.stderr)
-        for line in out.stdout.split("\n"):
-            if line.strip():
-                spec, name, _path = line.split(" ", 2)
-                if specs[spec] != name:
-                    raise RuntimeError("kernel name mismatch: %s gave %s, expected %s" % (spec, name, specs[spec]))
-
-
-def run_mutations(pool, cases, ptx_dir, verbose):
-    """Plant each MUTATIONS bug in a copy of its kernel; every one must fail some case."""
-    missed = 0
-    for n, (name, old, new, every, what) in enumerate(MUTATIONS):
-        subset = [c for c in cases if name in (c.kernel, c.reduce)]
-        if not subset:
-            print("mutation %d (%s): no case uses %s" % (n, what, name))
-            missed += 1
-            continue
-        mdir = os.path.join(ptx_dir, "mutation%d" % n)
-        os.makedirs(mdir, exist_ok=True)
-        for k in {c.kernel for c in subset} | {c.reduce for c in subset if c.reduce}:
-            with open(os.path.join(ptx_dir, k + ".ptx")) as fh:
-                text = fh.read()
-            if k == name:
-                text = mutate(text, old, new, every, name)
-            with open(os.path.join(mdir, k + ".ptx"), "w") as fh:
-                fh.write(text)
-        results = run_all(0, pool, subset, mdir, False)
-        failed = [(r[0], r[1]) for r in results if r[1] is not None]
-        status = "caught" if failed else "MISSED"
-        missed += not failed
-        print("mutation %2d %-6s %s: %s (%d of %d cases fail)" % (n, status, name, what, len(failed), len(subset)))
-        if failed and verbose:
-            print("     e.g. %s: %s" % (failed[0][0], failed[0][1][:300]))
-    print("ptx_sim mutations: %d planted, %d caught" % (len(MUTATIONS), len(MUTATIONS) - missed))
-    return 1 if missed else 0
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gen", help="ptxblas_ptx_sim_gen executable")
-    ap.add_argument("--ptx-dir", help="read <kernel>.ptx from here instead of generating (no fuzz cases)")
-    ap.add_argument("--workdir", help="where generated PTX goes (default: a temporary folder)")
-    ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPU count)")
+def add_arguments(ap):
     ap.add_argument("--fuzz", type=int, default=150, help="random cases from the tuning space (default 150)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random cases")
-    ap.add_argument("--filter", action="append", default=[], help="run cases whose name or kernel contains this")
-    ap.add_argument("--mutations", action="store_true",
-                    help="instead: plant known bugs in copies of the kernels and require each to be caught")
-    ap.add_argument("--list", action="store_true", help="list the cases and exit")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args()
-    if bool(args.gen) == bool(args.ptx_dir):
-        ap.error("give exactly one of --gen and --ptx-dir")
-
-    t_start = time.time()
-    if args.gen:
-        cases = build_cases(tile_lists(args.gen, "--catalog"), tile_lists(args.gen, "--space"),
-                            0 if args.mutations else args.fuzz, args.seed)
-    else:
-        cases = build_cases(CATALOG)
-    if args.filter:
-        cases = [c for c in cases if any(f in c.name or f in c.kernel for f in args.filter)]
-    if args.list:
-        for c in cases:
-            print(describe(c))
-        return 0
-    if not cases:
-        print("no cases selected")
-        return 1
-
-    tmp = None
-    if args.gen:
-        ptx_dir = args.workdir
-        if not ptx_dir:
-            tmp = tempfile.TemporaryDirectory(prefix="ptx_sim_")
-            ptx_dir = tmp.name
-        os.makedirs(ptx_dir, exist_ok=True)
-        try:
-            generate(args.gen, ptx_dir, cases)
-        except RuntimeError as e:
-            print(e)
-            return 1
-    else:
-        ptx_dir = args.ptx_dir
-
-    jobs = args.jobs or os.cpu_count() or 1
-    pool = None
-    if jobs > 1:
-        try:
-            pool = multiprocessing.Pool(jobs)
-        except OSError as e:  # e.g. no /dev/shm: run in this process
-            print("no worker processes (%s): running serially" % e)
-    try:
-        if args.mutations:
-            rc = run_mutations(pool, cases, ptx_dir, args.verbose)
-            print("(%.1fs)" % (time.time() - t_start))
-            return rc
-        results = run_all(jobs, pool, cases, ptx_dir, args.verbose)
-    finally:
-        if pool:
-            pool.close()
-            pool.join()
-
-    by_name = {c.name: c for c in cases}
-    failed = [(name, msg) for name, msg, _ in results if msg is not None]
-    per_type = {}
-    for name, msg, _ in results:
-        p = per_type.setdefault(name.split("/")[0], [0, 0])
-        p[0] += 1
-        p[1] += msg is None
-    kernels = {c.kernel for c in cases} | {c.reduce for c in cases if c.reduce}
-    print("ptx_sim: %d cases over %d kernels, %d passed, %d failed (%.1fs wall, %.1fs simulated, %d jobs)" % (
-        len(results), len(kernels), len(results) - len(failed), len(failed), time.time() - t_start,
-        sum(r[2] for r in results), jobs))
-    print("  per type: " + ", ".join("%s %d/%d" % (t, p[1], p[0]) for t, p in sorted(per_type.items())))
-    for name, msg in sorted(failed):
-        print("FAIL " + describe(by_name[name]))
-        print("     " + msg)
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(simcheck.main(
+        __doc__, title="ptx_sim", mutations_title="ptx_sim mutations", tmp_prefix="ptx_sim_",
+        ptx_dir_help="read <kernel>.ptx from here instead of generating (no fuzz cases)",
+        build_cases=cases_for, run=_run_case, describe=describe, specs_of=Case.specs, kernels_of=Case.kernels,
+        mutations=MUTATIONS, add_arguments=add_arguments))

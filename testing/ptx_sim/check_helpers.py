@@ -30,52 +30,24 @@ exactly zero in the other triangle.
 Exit status 0 when every case passes. Python 3 standard library only.
 """
 
-import argparse
 import cmath
 import math
-import multiprocessing
 import os
 import random
-import subprocess
 import sys
-import tempfile
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptxsim  # noqa: E402
+import simcheck  # noqa: E402
+from simcheck import Matrix, kernel, uniform  # noqa: E402
 
 HELPER_THREADS = 256  # generator/matrix_helpers_ptx.hpp kHelperThreads
 INVERSE_MAX = 32      # kInverseMax
 MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
-NAN = float("nan")
 
+TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
-class TypeInfo:
-    def __init__(self, letter, es, cplx, f64):
-        self.letter, self.es, self.cplx, self.f64 = letter, es, cplx, f64
-        self.eps = 2.0 ** -53 if f64 else 2.0 ** -24
-
-    def round(self, z):
-        """z as stored in this type (and as a host scalar in compute precision)."""
-        if self.f64:
-            return complex(z.real, z.imag if self.cplx else 0.0)
-        return complex(ptxsim.f32(z.real), ptxsim.f32(z.imag) if self.cplx else 0.0)
-
-    def put(self, mem, addr, z):
-        if self.cplx:
-            mem.pack("<2d" if self.f64 else "<2f", addr, z.real, z.imag)
-        else:
-            mem.pack("<d" if self.f64 else "<f", addr, z.real)
-
-    def get(self, mem, addr):
-        if self.cplx:
-            return complex(*mem.unpack("<2d" if self.f64 else "<2f", addr))
-        return complex(mem.unpack("<d" if self.f64 else "<f", addr)[0], 0)
-
-
-TYPES = {"s": TypeInfo("s", 4, False, False), "d": TypeInfo("d", 8, False, True),
-         "c": TypeInfo("c", 8, True, False), "z": TypeInfo("z", 16, True, True)}
 
 KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "b": "blend", "i": "inverse"}
 
@@ -118,6 +90,12 @@ class Case:
             self.gy = 1 if kind == "i" else min(n, MAX_GRID_Y)
         self.kernel = kernel_name(kind, t, lower, herm, unit)
         self.spec = kernel_spec(kind, t, lower, herm, unit)
+
+    def kernels(self):
+        return {self.kernel}
+
+    def specs(self):
+        return {self.spec: self.kernel}
 
     def cost(self):
         if self.kind == "i":
@@ -174,9 +152,8 @@ def build_cases():
     return cases
 
 
-# Deliberate bugs planted in copies of generated kernels (--mutations): each must make at least
-# one case of its kernel fail, or the checker has lost its teeth.
-#   (kernel, text to replace, replacement, all occurrences?, what it breaks)
+# Deliberate bugs planted in copies of the helper and inverse kernels (--mutations; entries as
+# simcheck.run_mutations describes them).
 MUTATIONS = [
     ("mat_y_c_l_herm", "  neg.f32 %v_v_i, %v_v_i;\n", "", True,
      "Hermitian mirror without conjugation"),
@@ -215,96 +192,6 @@ MUTATIONS = [
      "inverse writes each column from the diagonal on (zeros of the other triangle missing)"),
 ]
 
-def mutate(text, old, new, every, name):
-    if old not in text:
-        raise RuntimeError("mutation pattern %r not found in %s" % (old, name))
-    return text.replace(old, new) if every else text.replace(old, new, 1)
-
-
-_KERNELS = {}
-
-
-def kernel(ptx_dir, name):
-    k = _KERNELS.get((ptx_dir, name))
-    if k is None:
-        path = os.path.join(ptx_dir, name + ".ptx")
-        with open(path) as fh:
-            k = ptxsim.Kernel(fh.read(), source=path)
-        _KERNELS[ptx_dir, name] = k
-    return k
-
-
-class Matrix:
-    """rows x cols column-major with leading dimension ld in simulated memory. Each column is
-    mapped for its first min(ld, rows + 3) rows: the elements, then NaN padding; nothing of it is
-    accessible until allow(). vals(i, j) gives element values (None: NaN)."""
-
-    def __init__(self, mem, ti, rows, cols, ld, vals):
-        self.ti, self.rows, self.cols, self.ld = ti, rows, cols, ld
-        self.window = min(ld, rows + 3)
-        self.addr = mem.alloc(ld * cols * ti.es, lazy=True)
-        self.val = {}
-        self.snapshot = []
-        for j in range(cols):
-            mem.fill(self.at(0, j), self.window * ti.es, b"\xff")  # 0xff..: NaN in every type
-            mem.set_perm(self.at(0, j), self.window * ti.es, 0)
-            for i in range(rows):
-                z = vals(i, j)
-                z = complex(NAN, NAN) if z is None else ti.round(z)
-                self.val[i, j] = z
-                ti.put(mem, self.at(i, j), z)
-            self.snapshot.append(mem.read_bytes(self.at(0, j), self.window * ti.es))
-
-    def at(self, i, j):
-        return self.addr + (i + j * self.ld) * self.ti.es
-
-    def allow(self, mem, mode, where=None):
-        """Give `mode` to the elements (i, j) with where(i, j) (all when None), column runs at once."""
-        es = self.ti.es
-        for j in range(self.cols):
-            if where is None:
-                mem.set_perm(self.at(0, j), self.rows * es, mode)
-                continue
-            i = 0
-            while i < self.rows:
-                if not where(i, j):
-                    i += 1
-                    continue
-                e = i
-                while e < self.rows and where(e, j):
-                    e += 1
-                mem.set_perm(self.at(i, j), (e - i) * es, mode)
-                i = e
-
-    def changed(self, mem, keep):
-        """(i, j) in the mapped window with keep(i, j) whose bytes differ from the start."""
-        es = self.ti.es
-        out = []
-        for j in range(self.cols):
-            now = mem.read_bytes(self.at(0, j), self.window * es)
-            if now == self.snapshot[j]:
-                continue
-            for i in range(self.window):
-                if keep(i, j) and now[i * es:(i + 1) * es] != self.snapshot[j][i * es:(i + 1) * es]:
-                    out.append((i, j))
-        return out
-
-
-def run_case(job):
-    c, ptx_dir = job
-    t0 = time.time()
-    try:
-        msg = _run_case(c, ptx_dir)
-    except ptxsim.SimFault as e:
-        msg = "fault: %s" % e
-    except ptxsim.PtxError as e:
-        msg = "untranslatable PTX: %s" % e
-    return c.name, msg, time.time() - t0
-
-
-def _uniform(rng, ti):
-    return complex(rng.uniform(-1, 1), rng.uniform(-1, 1) if ti.cplx else 0.0)
-
 
 def _fmt(z):
     return "(%.9g%+.9gj)" % (z.real, z.imag)
@@ -317,7 +204,7 @@ def _run_case(c, ptx_dir):
     rng = random.Random(c.seed * 7919 + 3)
     m, n, lower = c.m, c.n, c.lower
     mem = ptxsim.Memory()
-    s = ti.round(c.s)
+    s = ti.cround(c.s)
     s_zero = s == 0
 
     def stored(i, j):  # strictly inside the stored triangle
@@ -328,13 +215,13 @@ def _run_case(c, ptx_dir):
 
     lds, ldd = m + c.pads[0], m + c.pads[1]
     if c.kind == "s":  # in place: src is dst
-        D = Matrix(mem, ti, m, n, ldd, lambda i, j: None if s_zero else _uniform(rng, ti))
+        D = Matrix(mem, ti, m, n, ldd, lambda i, j: None if s_zero else uniform(rng, ti))
         S = D
         lds = ldd
     else:
-        S = Matrix(mem, ti, m, n, lds, lambda i, j: _uniform(rng, ti))
+        S = Matrix(mem, ti, m, n, lds, lambda i, j: uniform(rng, ti))
         if c.kind == "b":  # dst's triangle NaN when s == 0 (must not be read), values elsewhere
-            D = Matrix(mem, ti, m, n, ldd, lambda i, j: None if s_zero and tri(i, j) else _uniform(rng, ti))
+            D = Matrix(mem, ti, m, n, ldd, lambda i, j: None if s_zero and tri(i, j) else uniform(rng, ti))
         else:
             D = Matrix(mem, ti, m, n, ldd, lambda i, j: None)
 
@@ -414,9 +301,7 @@ def _run_case(c, ptx_dir):
     if S is not D:
         bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     bad += ["dst element (%d,%d) changed (must not be written)" % ij for ij in D.changed(mem, keep)]
-    if bad:
-        return "%d wrong: %s" % (len(bad), "; ".join(bad[:4]))
-    return None
+    return simcheck.wrong(bad)
 
 
 def _run_inverse(c, ptx_dir):
@@ -434,7 +319,7 @@ def _run_inverse(c, ptx_dir):
             if ti.cplx:
                 return cmath.rect(mag, rng.uniform(0, 2 * math.pi))
             return complex(rng.choice([1, -1]) * mag, 0)
-        return _uniform(rng, ti) / n  # off the diagonal: well conditioned
+        return uniform(rng, ti) / n  # off the diagonal: well conditioned
 
     S = Matrix(mem, ti, n, n, n + c.pads[0], src_val)
     D = Matrix(mem, ti, n, n, n + c.pads[1], lambda i, j: None)
@@ -467,9 +352,7 @@ def _run_inverse(c, ptx_dir):
                     bad.append("(T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (i, j, _fmt(r), abs(r), tol))
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     bad += ["dst padding (%d,%d) changed" % ij for ij in D.changed(mem, lambda i, j: i >= n)]
-    if bad:
-        return "%d wrong: %s" % (len(bad), "; ".join(bad[:4]))
-    return None
+    return simcheck.wrong(bad)
 
 
 def describe(c):
@@ -479,131 +362,8 @@ def describe(c):
     return s
 
 
-def run_all(pool, cases, ptx_dir, verbose):
-    work = [(c, ptx_dir) for c in sorted(cases, key=lambda c: -c.cost())]
-    results = []
-    it = pool.imap_unordered(run_case, work, chunksize=1) if pool else map(run_case, work)
-    for r in it:
-        results.append(r)
-        if verbose:
-            print("%-6s %6.2fs %s" % ("ok" if r[1] is None else "FAIL", r[2], r[0]), flush=True)
-    return results
-
-
-def generate(gen, ptx_dir, cases):
-    specs = {c.spec: c.kernel for c in cases}
-    out = subprocess.run([gen, ptx_dir] + sorted(specs), capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError("kernel generation failed:\n" + out.stderr)
-    for line in out.stdout.split("\n"):
-        if line.strip():
-            spec, name, _path = line.split(" ", 2)
-            if specs[spec] != name:
-                raise RuntimeError("kernel name mismatch: %s gave %s, expected %s" % (spec, name, specs[spec]))
-
-
-def run_mutations(pool, cases, ptx_dir, verbose):
-    """Plant each MUTATIONS bug in a copy of its kernel; every one must fail some case."""
-    missed = 0
-    for n, (name, old, new, every, what) in enumerate(MUTATIONS):
-        subset = [c for c in cases if c.kernel == name]
-        if not subset:
-            print("mutation %d (%s): no case uses %s" % (n, what, name))
-            missed += 1
-            continue
-        mdir = os.path.join(ptx_dir, "mutation%d" % n)
-        os.makedirs(mdir, exist_ok=True)
-        with open(os.path.join(ptx_dir, name + ".ptx")) as fh:
-            text = mutate(fh.read(), old, new, every, name)
-        with open(os.path.join(mdir, name + ".ptx"), "w") as fh:
-            fh.write(text)
-        results = run_all(pool, subset, mdir, False)
-        failed = [(r[0], r[1]) for r in results if r[1] is not None]
-        missed += not failed
-        print("mutation %2d %-6s %s: %s (%d of %d cases fail)" % (
-            n, "caught" if failed else "MISSED", name, what, len(failed), len(subset)))
-        if failed and verbose:
-            print("     e.g. %s: %s" % (failed[0][0], failed[0][1][:300]))
-    print("ptx_sim helper mutations: %d planted, %d caught" % (len(MUTATIONS), len(MUTATIONS) - missed))
-    return 1 if missed else 0
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gen", help="ptxblas_ptx_sim_gen executable")
-    ap.add_argument("--ptx-dir", help="read <kernel>.ptx from here instead of generating")
-    ap.add_argument("--workdir", help="where generated PTX goes (default: a temporary folder)")
-    ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPU count)")
-    ap.add_argument("--filter", action="append", default=[], help="run cases whose name or kernel contains this")
-    ap.add_argument("--mutations", action="store_true",
-                    help="instead: plant known bugs in copies of the kernels and require each to be caught")
-    ap.add_argument("--list", action="store_true", help="list the cases and exit")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args()
-    if bool(args.gen) == bool(args.ptx_dir):
-        ap.error("give exactly one of --gen and --ptx-dir")
-
-    t_start = time.time()
-    cases = build_cases()
-    if args.filter:
-        cases = [c for c in cases if any(f in c.name or f in c.kernel for f in args.filter)]
-    if args.list:
-        for c in cases:
-            print(describe(c))
-        return 0
-    if not cases:
-        print("no cases selected")
-        return 1
-
-    tmp = None
-    if args.gen:
-        ptx_dir = args.workdir
-        if not ptx_dir:
-            tmp = tempfile.TemporaryDirectory(prefix="ptx_sim_helpers_")
-            ptx_dir = tmp.name
-        os.makedirs(ptx_dir, exist_ok=True)
-        try:
-            generate(args.gen, ptx_dir, cases)
-        except RuntimeError as e:
-            print(e)
-            return 1
-    else:
-        ptx_dir = args.ptx_dir
-
-    jobs = args.jobs or os.cpu_count() or 1
-    pool = None
-    if jobs > 1:
-        try:
-            pool = multiprocessing.Pool(jobs)
-        except OSError as e:  # e.g. no /dev/shm: run in this process
-            print("no worker processes (%s): running serially" % e)
-    try:
-        if args.mutations:
-            rc = run_mutations(pool, cases, ptx_dir, args.verbose)
-            print("(%.1fs)" % (time.time() - t_start))
-            return rc
-        results = run_all(pool, cases, ptx_dir, args.verbose)
-    finally:
-        if pool:
-            pool.close()
-            pool.join()
-
-    by_name = {c.name: c for c in cases}
-    failed = [(name, msg) for name, msg, _ in results if msg is not None]
-    per_type = {}
-    for name, msg, _ in results:
-        p = per_type.setdefault(name.split("/")[0], [0, 0])
-        p[0] += 1
-        p[1] += msg is None
-    print("ptx_sim helpers: %d cases over %d kernels, %d passed, %d failed (%.1fs wall, %.1fs simulated, %d jobs)"
-          % (len(results), len({c.kernel for c in cases}), len(results) - len(failed), len(failed),
-             time.time() - t_start, sum(r[2] for r in results), jobs))
-    print("  per type: " + ", ".join("%s %d/%d" % (t, p[1], p[0]) for t, p in sorted(per_type.items())))
-    for name, msg in sorted(failed):
-        print("FAIL " + describe(by_name[name]))
-        print("     " + msg)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(simcheck.main(
+        __doc__, title="ptx_sim helpers", mutations_title="ptx_sim helper mutations", tmp_prefix="ptx_sim_helpers_",
+        ptx_dir_help="read <kernel>.ptx from here instead of generating", build_cases=lambda args: build_cases(),
+        run=_run_case, describe=describe, specs_of=Case.specs, kernels_of=Case.kernels, mutations=MUTATIONS))
