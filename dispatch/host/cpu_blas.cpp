@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "config.hpp"
@@ -26,9 +27,20 @@ bool is_ours(void* p) {
 
 }  // namespace
 
-void* CpuBlas::symbol(const char* name) const {
+void* CpuBlas::resolve(const char* name) const {
   void* s = handle_ ? dlsym(handle_, name) : nullptr;
   return is_ours(s) ? nullptr : s;
+}
+
+void* CpuBlas::symbol(const char* name) const {
+  {
+    std::shared_lock lock(cache_->mutex);
+    if (auto it = cache_->symbols.find(name); it != cache_->symbols.end()) return it->second;
+  }
+  void* s = resolve(name);
+  std::unique_lock lock(cache_->mutex);
+  cache_->symbols.emplace(name, s);
+  return s;
 }
 
 const CpuBlas* CpuBlas::get(std::string& why) {
@@ -44,7 +56,7 @@ const CpuBlas* CpuBlas::get(std::string& why) {
       if (!h) continue;
       r.blas.handle_ = h;
       r.blas.path_ = t;
-      if (!r.blas.symbol("dgemm_")) {  // not a BLAS, or ptxblas itself
+      if (!r.blas.resolve("dgemm_")) {  // not a BLAS, or ptxblas itself
         r.blas.handle_ = nullptr;
         continue;
       }

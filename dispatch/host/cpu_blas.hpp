@@ -3,13 +3,17 @@
 // looked up in that library itself, so they are never ptxblas's own exports.
 #pragma once
 
+#include <memory>
+#include <shared_mutex>
 #include <string>
+#include <unordered_map>
 
 namespace ptxblas::host {
 
 class CpuBlas {
  public:
-  // Fortran symbol `name` (e.g. "dgemm_") of the CPU BLAS, or nullptr.
+  // Fortran symbol `name` (e.g. "dgemm_") of the CPU BLAS, or nullptr. Resolved once per name
+  // (the lookup and the is-it-ours check cost microseconds; every host BLAS call asks).
   void* symbol(const char* name) const;
   const std::string& path() const { return path_; }
 
@@ -17,8 +21,15 @@ class CpuBlas {
   static const CpuBlas* get(std::string& why);
 
  private:
+  void* resolve(const char* name) const;
+
   void* handle_ = nullptr;
   std::string path_;
+  struct Cache {
+    std::shared_mutex mutex;
+    std::unordered_map<std::string, void*> symbols;
+  };
+  std::shared_ptr<Cache> cache_ = std::make_shared<Cache>();
 };
 
 // Library names tried when ptxblas.toml names none.
