@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cuda_driver.hpp"
+#include "model_file.hpp"
 #include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
@@ -83,7 +84,7 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
     error = "device query failed: " + cuda_error_text(r);
     return false;
   }
-  out = DeviceInfo{10 * major + minor, sms, name};
+  out = DeviceInfo{10 * major + minor, sms, name, model::device_key(name, 10 * major + minor)};
   std::unique_lock lock(g_mutex);
   g_devices[ctx] = out;
   return true;

@@ -13,7 +13,8 @@ namespace ptxblas::dispatch {
 struct DeviceInfo {
   int sm = 0;             // 10 * major + minor
   int multiprocessors = 0;
-  std::string name;       // as the driver reports it (selects the performance model)
+  std::string name;       // as the driver reports it
+  std::string model_key;  // model::device_key(name, sm): selects the performance model
 };
 
 // Device facts of the context (cached per context).

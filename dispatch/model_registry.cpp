@@ -61,10 +61,9 @@ std::vector<std::string> model_dirs() {
 }
 
 model::Picker* picker_for(const DeviceInfo& dev) {
-  const std::string key = model::device_key(dev.name, dev.sm);
   std::lock_guard lock(g_mutex);
-  auto it = g_pickers.find(key);
-  if (it == g_pickers.end()) it = g_pickers.emplace(key, load_for(key)).first;
+  auto it = g_pickers.find(dev.model_key);
+  if (it == g_pickers.end()) it = g_pickers.emplace(dev.model_key, load_for(dev.model_key)).first;
   return it->second.get();
 }
 
