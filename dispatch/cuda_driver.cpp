@@ -40,6 +40,7 @@ Loaded load() {
   bind(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
   bind(lib, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync);
   bind(lib, "cuStreamSynchronize", d.cuStreamSynchronize);
+  bind(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);
   bind(lib, "cuDeviceGetCount", d.cuDeviceGetCount);
   bind(lib, "cuDeviceGet", d.cuDeviceGet);
   bind(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);

@@ -35,13 +35,19 @@ Decision try_serve_blas3(const CallShape& shape, std::optional<cublasStatus_t> c
   if (!state) return {std::nullopt, why};
   auto engine = dispatch::make_gpu_engine(r.data, state->stream, why);
   if (!engine) return {std::nullopt, why};
+  // Scalars in device memory are read with a stream synchronisation, which a stream being
+  // captured into a CUDA graph cannot take: such calls go to the real cuBLAS.
+  if (state->device_scalars && dispatch::stream_is_capturing(state->stream))
+    return {std::nullopt, "device scalars while the stream is being captured"};
   blas3::Scalar alpha, beta;
   if (!read_scalar(*state, r.alpha_kind, r.alpha, alpha, why) || !read_scalar(*state, r.beta_kind, r.beta, beta, why))
     return {std::nullopt, why};
   try {
     body(*engine, alpha, beta);
   } catch (const blas3::EngineError& e) {
-    // Steps may already have changed the output: too late to forward.
+    // Nothing of the caller's written yet (a size beyond the kernels, no memory, a compile
+    // failure): the real cuBLAS can still do the call. Otherwise it is too late to forward.
+    if (!engine->wrote_caller_memory()) return {std::nullopt, std::string("level-3 step refused: ") + e.what()};
     record_error(shape, e.what());
     return {CUBLAS_STATUS_EXECUTION_FAILED, {}};
   }

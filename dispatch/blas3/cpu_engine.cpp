@@ -53,6 +53,7 @@ class CpuEngine final : public Engine {
   DataType data() const override { return t_; }
   std::int64_t max_inverse() const override { return max_inverse_; }
   std::string summary() const override { return "cpu engine"; }
+  bool wrote_caller_memory() const override { return true; }  // not tracked: assume so
 
   void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
             Scalar beta, MatView c) override {

@@ -42,6 +42,9 @@ class Engine {
   virtual DataType data() const = 0;
   // For logs: what ran the GEMM steps (e.g. the first generated kernel's name).
   virtual std::string summary() const = 0;
+  // Whether a step has written memory outside the engine's scratch (the caller's matrices): until
+  // then a failed routine left nothing changed and can still be run elsewhere.
+  virtual bool wrote_caller_memory() const = 0;
   // Largest n invert_triangle takes; larger triangles are inverted blockwise (invert_blocked).
   virtual std::int64_t max_inverse() const = 0;
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "cuda_driver.hpp"
 #include "gemm_call.hpp"
@@ -52,7 +54,11 @@ class GpuEngine final : public blas3::Engine {
     call.beta[1] = beta.im;
     call.stream = stream_;
     const Outcome o = run_gemm(call);
-    if (!o.served) throw EngineError("GEMM step: " + o.detail);
+    if (!o.served) {
+      if (o.failed) note_write(c);  // part of C was written before the failure
+      throw EngineError("GEMM step: " + o.detail);
+    }
+    note_write(c);
     if (first_gemm_.empty()) first_gemm_ = o.detail;
   }
 
@@ -63,12 +69,18 @@ class GpuEngine final : public blas3::Engine {
     CUdeviceptr p = 0;
     if (const CUresult r = d_->cuMemAllocAsync(&p, bytes, stream_); r != CUDA_SUCCESS)
       throw EngineError("scratch: " + cuda_error_text(r));
+    scratch_.push_back({p, bytes});
     return {reinterpret_cast<void*>(p), ld};
   }
 
   void release(MatView w) override {
-    if (w.p) d_->cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(w.p), stream_);
+    if (!w.p) return;
+    const auto p = reinterpret_cast<CUdeviceptr>(w.p);
+    std::erase_if(scratch_, [p](const Range& r) { return r.first == p; });
+    d_->cuMemFreeAsync(p, stream_);
   }
+
+  bool wrote_caller_memory() const override { return wrote_caller_; }
 
   void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) override {
     helper({gen::HelperKind::Symmetrize, t_, uplo == Uplo::Lower, hermitian}, n, n, a, w, {});
@@ -97,6 +109,7 @@ class GpuEngine final : public blas3::Engine {
     std::int32_t n32 = static_cast<std::int32_t>(n);
     void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
     launch(fn, 1, 1, gen::kInverseMax, params);
+    note_write(w);
   }
 
 
@@ -117,6 +130,15 @@ class GpuEngine final : public blas3::Engine {
     void* params[gen::kHelperParamCount] = {&sp, &lds, &dp, &ldd, &m32, &n32, s_re, s_im};
     launch(fn, static_cast<unsigned>((m + gen::kHelperThreads - 1) / gen::kHelperThreads),
            static_cast<unsigned>(std::min(n, kMaxGridY)), gen::kHelperThreads, params);
+    note_write(dst);
+  }
+
+  // A destination outside every live scratch allocation is the caller's memory.
+  void note_write(MatView dst) {
+    const auto p = reinterpret_cast<CUdeviceptr>(dst.p);
+    for (const Range& r : scratch_)
+      if (p >= r.first && p < r.first + r.second) return;
+    wrote_caller_ = true;
   }
 
   void launch(CUfunction fn, unsigned gx, unsigned gy, unsigned threads, void** params) {
@@ -131,6 +153,9 @@ class GpuEngine final : public blas3::Engine {
   DeviceInfo dev_;
   const CudaDriver* d_;
   std::string first_gemm_;
+  using Range = std::pair<CUdeviceptr, std::size_t>;
+  std::vector<Range> scratch_;
+  bool wrote_caller_ = false;
 };
 
 }  // namespace
@@ -157,6 +182,14 @@ std::unique_ptr<blas3::Engine> make_gpu_engine(gen::DataType t, void* stream, st
     return nullptr;
   }
   return std::make_unique<GpuEngine>(t, static_cast<CUstream>(stream), ctx, dev);
+}
+
+bool stream_is_capturing(void* stream) {
+  const CudaDriver* d = cuda_driver();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return d && d->cuStreamIsCapturing &&
+         d->cuStreamIsCapturing(static_cast<CUstream>(stream), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 bool read_device_scalar(const void* device_ptr, void* host, std::size_t bytes, void* stream, std::string& why) {

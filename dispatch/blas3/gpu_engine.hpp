@@ -19,4 +19,7 @@ std::unique_ptr<blas3::Engine> make_gpu_engine(gen::DataType t, void* stream, st
 // routines whose control flow depends on alpha/beta in CUBLAS_POINTER_MODE_DEVICE).
 bool read_device_scalar(const void* device_ptr, void* host, std::size_t bytes, void* stream, std::string& why);
 
+// True when `stream` is being captured into a CUDA graph (false when the driver cannot tell).
+bool stream_is_capturing(void* stream);
+
 }  // namespace ptxblas::dispatch

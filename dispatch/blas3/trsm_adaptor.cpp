@@ -48,8 +48,10 @@ void invert_blocked(Engine& e, Uplo uplo, Diag diag, std::int64_t n, MatView a, 
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, Blocking blk) {
   if (m == 0 || n == 0) return;
-  if (!alpha.is_one()) e.scale(m, n, alpha, b);
-  if (alpha.is_zero()) return;
+  if (alpha.is_zero()) {  // B = 0, A not referenced
+    e.scale(m, n, alpha, b);
+    return;
+  }
   const DataType t = e.data();
   const bool left = side == Side::Left;
   const std::int64_t dim = left ? m : n;
@@ -59,6 +61,7 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   const Scalar one{1, 0}, minus_one{-1, 0};
   Scratch inv(e, blocks.nb, blocks.nb);
   Scratch solved(e, left ? blocks.nb : m, left ? n : blocks.nb);
+  if (!alpha.is_one()) e.scale(m, n, alpha, b);  // after the scratch: a refusal before here changed nothing
 
   for (std::int64_t i = 0; i < blocks.count(); ++i) {
     const std::int64_t s = blocks.start(i), w = blocks.size(s);
