@@ -14,30 +14,52 @@ std::size_t block_bytes(const HostOperand& o, gen::DataType t) {
   return static_cast<std::size_t>(o.ld * (o.cols - 1) + o.rows) * static_cast<std::size_t>(gen::storage_bytes(t));
 }
 
-// Copies only the rows x cols matrix (never the padding rows between rows and ld, which another
-// host thread may own), with the same leading dimension on both sides.
-CUresult copy_matrix(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device) {
+// Copies rows [row0, row0 + rows) of columns [col0, col0 + cols), with the same leading
+// dimension on both sides.
+CUresult copy_block(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device,
+                    std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
   const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t));
-  CUDA_MEMCPY2D c{};
-  c.WidthInBytes = static_cast<std::size_t>(o.rows) * es;
-  c.Height = static_cast<std::size_t>(o.cols);
   const std::size_t pitch = static_cast<std::size_t>(o.ld) * es;
+  const std::size_t offset = static_cast<std::size_t>(row0) * es + static_cast<std::size_t>(col0) * pitch;
+  CUDA_MEMCPY2D c{};
+  c.WidthInBytes = static_cast<std::size_t>(rows) * es;
+  c.Height = static_cast<std::size_t>(cols);
+  void* host = static_cast<unsigned char*>(o.host) + offset;
   if (to_device) {
     c.srcMemoryType = CU_MEMORYTYPE_HOST;
-    c.srcHost = o.host;
+    c.srcHost = host;
     c.srcPitch = pitch;
     c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.dstDevice = dev;
+    c.dstDevice = dev + offset;
     c.dstPitch = pitch;
   } else {
     c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.srcDevice = dev;
+    c.srcDevice = dev + offset;
     c.srcPitch = pitch;
     c.dstMemoryType = CU_MEMORYTYPE_HOST;
-    c.dstHost = o.host;
+    c.dstHost = host;
     c.dstPitch = pitch;
   }
   return d->cuMemcpy2D(&c);
+}
+
+// The rows x cols matrix (never the padding rows between rows and ld, which another host thread
+// may own).
+CUresult copy_matrix(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device) {
+  return copy_block(d, o, t, dev, to_device, 0, 0, o.rows, o.cols);
+}
+
+// Back to the host: the whole matrix, or for a triangular result only its triangle, column by
+// column (the other triangle may belong to another thread, as for the reference BLAS).
+CUresult copy_result(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev) {
+  if (!o.triangle) return copy_matrix(d, o, t, dev, false);
+  for (std::int64_t j = 0; j < o.cols; ++j) {
+    const std::int64_t first = o.triangle == 'L' ? j : 0;
+    const std::int64_t count = o.triangle == 'L' ? o.rows - j : std::min(j + 1, o.rows);
+    if (count <= 0) continue;
+    if (const CUresult r = copy_block(d, o, t, dev, false, first, j, count, 1); r != CUDA_SUCCESS) return r;
+  }
+  return CUDA_SUCCESS;
 }
 
 // The device copies of one call, freed (and the context popped) on every path out.
@@ -150,7 +172,7 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::size_t bytes = block_bytes(ops[i], t);
     if (ops[i].written && bytes &&
-        copy_matrix(d, ops[i], t, reinterpret_cast<CUdeviceptr>(views[i].p), false) != CUDA_SUCCESS) {
+        copy_result(d, ops[i], t, reinterpret_cast<CUdeviceptr>(views[i].p)) != CUDA_SUCCESS) {
       why = "copy from the device failed";
       return OffloadResult::Failed;
     }

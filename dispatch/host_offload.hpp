@@ -17,6 +17,7 @@ struct HostOperand {
   void* host;                   // column-major, leading dimension ld
   std::int64_t rows, cols, ld;
   bool written;                 // copied back afterwards
+  char triangle = 0;            // 'L' / 'U': only that triangle is written (and copied back)
 };
 
 using HostBody = std::function<void(blas3::Engine&, const std::vector<blas3::MatView>&)>;

@@ -72,8 +72,11 @@ inline std::string flags(std::initializer_list<char> cs) {
 }
 inline double cplx_factor(gen::DataType t) { return gen::is_complex(t) ? 4.0 : 1.0; }
 
-// A matrix the routine reads (or writes) as the host path and the offload see it.
-inline dispatch::HostOperand operand(const void* p, int rows, int cols, int ld, bool written = false) {
+// A matrix the routine reads (or writes) as the host path and the offload see it; `unread`: the
+// reference does not reference it in this call (alpha == 0), so it is neither copied nor read.
+inline dispatch::HostOperand operand(const void* p, int rows, int cols, int ld, bool written = false,
+                                     bool unread = false) {
+  if (unread) return {const_cast<void*>(p), 0, 0, ld, false};
   return {const_cast<void*>(p), rows, cols, ld, written};
 }
 
@@ -86,8 +89,8 @@ int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a,
   const bool na = lsame(*ta, 'N'), nb = lsame(*tb, 'N');
   run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k}, "gemm", nm.symbol.c_str(), FT<T>::data,
             2.0 * *m * *n * *k * cplx_factor(FT<T>::data),
-            {operand(a, na ? *m : *k, na ? *k : *m, *lda), operand(b, nb ? *k : *n, nb ? *n : *k, *ldb),
-             operand(c, *m, *n, *ldc, true)}},
+            {operand(a, na ? *m : *k, na ? *k : *m, *lda, false, *alpha == T(0)),
+             operand(b, nb ? *k : *n, nb ? *n : *k, *ldb, false, *alpha == T(0)), operand(c, *m, *n, *ldc, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fint, fint, fint, const T*, const T*, fint, const T*, fint,
                                        const T*, T*, fint, flen, flen)>(fn)(ta, tb, m, n, k, alpha, a, lda, b, ldb,
@@ -108,7 +111,8 @@ int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n,
   const int dim = lsame(*side, 'L') ? *m : *n;
   run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0}, routine, nm.symbol.c_str(), FT<T>::data,
             2.0 * *m * *n * dim * cplx_factor(FT<T>::data),
-            {operand(a, dim, dim, *lda), operand(b, *m, *n, *ldb), operand(c, *m, *n, *ldc, true)}},
+            {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, false, *alpha == T(0)),
+             operand(c, *m, *n, *ldc, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fint, fint, const T*, const T*, fint, const T*, fint, const T*,
                                        T*, fint, flen, flen)>(fn)(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
@@ -133,8 +137,11 @@ int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fi
   if (*n == 0 || ((*alpha == SA(0) || *k == 0) && *beta == SB(1))) return 0;
   const bool by_rows = lsame(*trans, 'N');
   const int rows = by_rows ? *n : *k, cols = by_rows ? *k : *n;
-  std::vector<dispatch::HostOperand> ops = {operand(a, rows, cols, *lda), operand(c, *n, *n, *ldc, true)};
-  if (two) ops.insert(ops.begin() + 1, operand(b, rows, cols, *ldb));
+  const bool unread = *alpha == SA(0);  // A and B not referenced
+  std::vector<dispatch::HostOperand> ops = {operand(a, rows, cols, *lda, false, unread),
+                                            operand(c, *n, *n, *ldc, true)};
+  ops.back().triangle = lsame(*uplo, 'L') ? 'L' : 'U';  // only the stored triangle comes back
+  if (two) ops.insert(ops.begin() + 1, operand(b, rows, cols, *ldb, false, unread));
   run_host({{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data,
             (two ? 2.0 : 1.0) * *n * *n * *k * cplx_factor(FT<T>::data), ops},
            [&](void* fn) {
@@ -165,7 +172,7 @@ int triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar tr
   const int dim = lsame(*side, 'L') ? *m : *n;
   run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0}, routine, nm.symbol.c_str(),
             FT<T>::data, 1.0 * *m * *n * dim * cplx_factor(FT<T>::data),
-            {operand(a, dim, dim, *lda), operand(b, *m, *n, *ldb, true)}},
+            {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, true)}},
            [&](void* fn) {
              reinterpret_cast<void (*)(fchar, fchar, fchar, fchar, fint, fint, const T*, const T*, fint, T*, fint,
                                        flen, flen, flen, flen)>(fn)(side, uplo, transa, diag, m, n, alpha, a, lda, b,
