@@ -94,6 +94,7 @@ void c_rank_k(const char* name, const char* routine, bool herm, CBLAS_LAYOUT l, 
   const bool row = l == CblasRowMajor, two = b != nullptr;
   const char cu = row ? flip_uplo(uplo_char(uplo)) : uplo_char(uplo);
   const char ct = row ? flip_trans(trans_char(trans), herm, !std::is_arithmetic_v<T>) : trans_char(trans);
+  if (cu == '?') return cblas_report(name, 2);  // Netlib checks uplo before trans
   if (ct == '?') return cblas_report(name, 3);
   // Row-major HER2K: C^T = conj(alpha) X^H Y + alpha Y^H X with X = A^T, Y = B^T.
   const SA al = row && herm && two ? conj_of(alpha) : alpha;

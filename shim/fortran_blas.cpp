@@ -10,7 +10,7 @@ namespace {
 
 template <class T>
 void report(const char* routine, int info) {
-  if (info) report_bad_argument(Names(FT<T>::p, routine).xerbla.c_str(), info);
+  if (info) report_bad_argument(names_of<T>(routine).xerbla.c_str(), info);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <complex>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -54,12 +55,23 @@ blas3::Scalar scalar(const S& v) {
 
 // "dgemm_" and the reference's "DGEMM " (six characters, as XERBLA receives it).
 struct Names {
-  std::string symbol, xerbla;
-  Names(char p, const char* routine) : symbol(std::string(1, p) + routine + "_") {
-    for (char c : std::string(1, p) + routine) xerbla += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string routine, symbol, xerbla;
+  Names(char p, const char* r) : routine(r), symbol(std::string(1, p) + r + "_") {
+    for (char c : std::string(1, p) + r) xerbla += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     xerbla.resize(6, ' ');
   }
 };
+
+// The names of routine `r` for element type T, built once (every call needs them).
+template <class T>
+const Names& names_of(const char* r) {
+  static const Names all[] = {Names(FT<T>::p, "gemm"),  Names(FT<T>::p, "symm"),  Names(FT<T>::p, "hemm"),
+                              Names(FT<T>::p, "syrk"),  Names(FT<T>::p, "herk"),  Names(FT<T>::p, "syr2k"),
+                              Names(FT<T>::p, "her2k"), Names(FT<T>::p, "trmm"),  Names(FT<T>::p, "trsm")};
+  for (const Names& n : all)
+    if (n.routine == r) return n;
+  throw std::invalid_argument(std::string("no level-3 routine ") + r);
+}
 
 inline gen::Op op_of(char c) { return lsame(c, 'N') ? gen::Op::N : lsame(c, 'T') ? gen::Op::T : gen::Op::C; }
 inline blas3::Side side_of(char c) { return lsame(c, 'L') ? blas3::Side::Left : blas3::Side::Right; }
@@ -83,7 +95,7 @@ inline dispatch::HostOperand operand(const void* p, int rows, int cols, int ld, 
 template <class T>
 int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda, const T* b, fint ldb,
           const T* beta, T* c, fint ldc) {
-  static const Names nm(FT<T>::p, "gemm");
+  const Names& nm = names_of<T>("gemm");
   if (int info = gemm_info(*ta, *tb, *m, *n, *k, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return 0;
   const bool na = lsame(*ta, 'N'), nb = lsame(*tb, 'N');
@@ -105,7 +117,7 @@ int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a,
 template <class T>
 int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,
           const T* b, fint ldb, const T* beta, T* c, fint ldc) {
-  const Names nm(FT<T>::p, routine);
+  const Names& nm = names_of<T>(routine);
   if (int info = symm_info(*side, *uplo, *m, *n, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || (*alpha == T(0) && *beta == T(1))) return 0;
   const int dim = lsame(*side, 'L') ? *m : *n;
@@ -129,7 +141,7 @@ int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n,
 template <class T, class SA, class SB>
 int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fint n, fint k, const SA* alpha,
             const T* a, fint lda, const T* b, fint ldb, const SB* beta, T* c, fint ldc) {
-  const Names nm(FT<T>::p, routine);
+  const Names& nm = names_of<T>(routine);
   const FortranTrans rule = herm ? FortranTrans::Hermitian
                                  : gen::is_complex(FT<T>::data) ? FortranTrans::ComplexSymmetric
                                                                 : FortranTrans::RealSymmetric;
@@ -166,7 +178,7 @@ int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fi
 template <class T>
 int triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n,
                 const T* alpha, const T* a, fint lda, T* b, fint ldb) {
-  const Names nm(FT<T>::p, routine);
+  const Names& nm = names_of<T>(routine);
   if (int info = triangular_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb)) return info;
   if (*m == 0 || *n == 0) return 0;
   const int dim = lsame(*side, 'L') ? *m : *n;
