@@ -10,13 +10,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 
 namespace ptxblas::dispatch {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::mutex g_mutex;
+std::shared_mutex g_mutex;  // read on every GEMM call, written once per device
 std::map<std::string, std::unique_ptr<model::Picker>> g_pickers;  // nullptr: none for this key
 
 // The folder holding libptxblas.so (the build copies models/ beside it).
@@ -61,7 +62,11 @@ std::vector<std::string> model_dirs() {
 }
 
 model::Picker* picker_for(const DeviceInfo& dev) {
-  std::lock_guard lock(g_mutex);
+  {
+    std::shared_lock lock(g_mutex);
+    if (auto it = g_pickers.find(dev.model_key); it != g_pickers.end()) return it->second.get();
+  }
+  std::unique_lock lock(g_mutex);
   auto it = g_pickers.find(dev.model_key);
   if (it == g_pickers.end()) it = g_pickers.emplace(dev.model_key, load_for(dev.model_key)).first;
   return it->second.get();
