@@ -171,6 +171,7 @@ TEST(Cblas, TriangularBothLayouts) {
 }
 
 TEST(Cblas, BadLayoutAndFlagsReported) {
+  SKIP_WITHOUT_NETLIB();
   const auto d = hosttest::ptxblas<decltype(&cblas_dgemm)>("cblas_dgemm");
   double a[16] = {}, c[16] = {};
   struct Bad {

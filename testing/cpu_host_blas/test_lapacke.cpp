@@ -49,6 +49,7 @@ void expect_close(const std::string& got, const std::string& want) {
 }
 
 TEST(Lapacke, SameAnswersThroughPtxblas) {
+  SKIP_WITHOUT_NETLIB();
   const std::string probe = hosttest::beside_executable("ptxblas_lapacke_probe");
   const std::string plain = run(probe + " 2>&1");
   ASSERT_NE(plain.find("dsyevd info 0"), std::string::npos) << plain;

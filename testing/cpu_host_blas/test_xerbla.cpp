@@ -48,6 +48,7 @@ bool same_report(const std::string& what, Call&& call_with) {
 }
 
 TEST(Xerbla, GemmArguments) {
+  SKIP_WITHOUT_NETLIB();
   const auto mine = hosttest::ptxblas<decltype(&dgemm_)>("dgemm_");
   double a[64] = {}, c[64] = {}, one = 1;
   struct Bad {
@@ -66,6 +67,7 @@ TEST(Xerbla, GemmArguments) {
 }
 
 TEST(Xerbla, SymmHemmArguments) {
+  SKIP_WITHOUT_NETLIB();
   const auto mine_d = hosttest::ptxblas<decltype(&dsymm_)>("dsymm_");
   const auto mine_z = hosttest::ptxblas<decltype(&zhemm_)>("zhemm_");
   double d[64] = {}, one = 1;
@@ -88,6 +90,7 @@ TEST(Xerbla, SymmHemmArguments) {
 }
 
 TEST(Xerbla, RankKArguments) {
+  SKIP_WITHOUT_NETLIB();
   const auto syrk = hosttest::ptxblas<decltype(&dsyrk_)>("dsyrk_");
   const auto zsyrk = hosttest::ptxblas<decltype(&zsyrk_)>("zsyrk_");
   const auto herk = hosttest::ptxblas<decltype(&zherk_)>("zherk_");
@@ -122,6 +125,7 @@ TEST(Xerbla, RankKArguments) {
 }
 
 TEST(Xerbla, TriangularArguments) {
+  SKIP_WITHOUT_NETLIB();
   const auto trmm = hosttest::ptxblas<decltype(&ztrmm_)>("ztrmm_");
   const auto trsm = hosttest::ptxblas<decltype(&dtrsm_)>("dtrsm_");
   double d[64] = {}, one = 1;
