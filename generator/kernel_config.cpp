@@ -20,6 +20,14 @@ int compute_bytes(DataType t) {
   return (t == DataType::F16 || t == DataType::BF16) ? 4 : storage_bytes(t);
 }
 
+int shared_bytes(const KernelConfig& c) {
+  return c.family == Family::Mma && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
+}
+
+bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }
+
+int mma_k(DataType t) { return storage_bytes(t) == 2 ? 16 : 4; }
+
 char type_letter(DataType t) {
   switch (t) {
     case DataType::F16: return 'h';
@@ -44,7 +52,7 @@ KernelConfig canonical(KernelConfig c) {
 }
 
 std::string kernel_name(const KernelConfig& c) {
-  std::string s = "simt_";
+  std::string s = c.family == Family::Mma ? "mma_" : "simt_";
   s += type_letter(c.data);
   if (c.scalar_f16) s += "16";
   s += '_';

@@ -11,6 +11,9 @@ namespace ptxblas::gen {
 enum class DataType : std::uint8_t { F16, BF16, F32, F64, C32, C64 };
 // op(X): as stored, transposed, conjugate-transposed (C is T for real types).
 enum class Op : std::uint8_t { N, T, C };
+// Instruction family of the inner product: SIMT fma, or warp-wide mma.sync (DMMA m8n8k4 for f64
+// and, as four real products, c64; m16n8k16 with f32 accumulation for f16 and bf16).
+enum class Family : std::uint8_t { Simt, Mma };
 
 struct KernelConfig {
   DataType data = DataType::F32;
@@ -18,10 +21,12 @@ struct KernelConfig {
   Op op_a = Op::N;
   Op op_b = Op::N;
   int ml = 64, nl = 64, u = 8;  // block tile: rows of C, columns of C, K-step
-  int ms = 4, ns = 4;           // thread tile, spread over the block tile in runs of `vec`
+  int ms = 4, ns = 4;           // SIMT: thread tile, spread over the block tile in runs of `vec`;
+                                // Mma: warp tile (each warp owns one ms x ns block of C)
   int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
+  Family family = Family::Simt;
 
-  int threads() const { return (ml / ms) * (nl / ns); }
+  int threads() const { return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1); }
   bool operator==(const KernelConfig&) const = default;
 };
 
@@ -30,6 +35,12 @@ bool is_complex(DataType t);
 int storage_bytes(DataType t);
 // Bytes of one element as the kernel computes with it (f16/bf16 widen to f32).
 int compute_bytes(DataType t);
+// Bytes of one element in shared memory: the compute form, except that mma kernels keep f16
+// and bf16 as stored (the tensor cores read them directly).
+int shared_bytes(const KernelConfig& c);
+// Rows (M) of C per mma fragment row step and K per mma instruction, for Family::Mma.
+int mma_k(DataType t);
+bool mma_supported(DataType t);
 char type_letter(DataType t);  // s d c z h b
 char op_letter(Op op);         // n t c
 

@@ -15,6 +15,19 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
   // Threads writing consecutive k land one shared row apart: pad to spread them over banks,
   // by whole vectors so the compute loop's vector loads stay aligned.
   p.smem_pad = p.mn_is_row ? 0 : std::max(1, c.vec);
+  p.smem_stride = p.mn_extent + p.smem_pad;
+  p.smem_rows = c.u;
+  if (c.family == Family::Mma) {
+    // A warp's fragment loads touch 8 mn rows x 4 k positions. f16/bf16 read k pairs (4 bytes):
+    // a stride of 8 (mod 16) elements puts all 32 words in distinct banks; f64 and c64 are
+    // served per half (quarter) warp, for which a stride of 4 (mod 8) elements suffices.
+    p.k_contiguous = true;
+    const bool half = storage_bytes(c.data) == 2;
+    const int modulus = half ? 16 : 8, want = half ? 8 : 4;
+    p.smem_pad = ((want - c.u % modulus) % modulus + modulus) % modulus;
+    p.smem_stride = c.u + p.smem_pad;
+    p.smem_rows = p.mn_extent;
+  }
 
   const int threads = c.threads();
   const int total = p.fast_extent * p.slow_extent;

@@ -18,8 +18,16 @@ struct LoadPlan {
   int fast_extent = 0;       // extent of the stored row index within the tile
   int slow_extent = 0;
   bool tid_wraps = false;    // threads % fast == 0: base = (tid % fast, tid / fast); else (tid, 0)
-  int smem_pad = 0;          // elements of padding per shared-memory row ([k][mn + pad] layout)
+  // Shared-memory layout: SIMT kernels keep [k][mn + pad] (a thread reads runs along mn); mma
+  // kernels keep [mn][k + pad] (a fragment register holds consecutive k), padded so that the
+  // fragment loads of a warp fall in distinct banks.
+  bool k_contiguous = false;
+  int smem_pad = 0;          // elements of padding per shared-memory row
+  int smem_stride = 0;       // elements per shared-memory row
+  int smem_rows = 0;
   std::vector<std::pair<int, int>> offsets;  // per slot: (fast offset, slow offset)
+
+  int smem_elem(int k, int mn) const { return k_contiguous ? mn * smem_stride + k : k * smem_stride + mn; }
 };
 
 // Empty plan (no offsets) when the tile cannot be split evenly over the block's threads.

@@ -12,7 +12,17 @@ int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 int smem_array_bytes(const KernelConfig& c, Operand which) {
   const LoadPlan p = make_load_plan(c, which);
-  return round_up(c.u * (p.mn_extent + p.smem_pad) * compute_bytes(c.data), 16);
+  return round_up(p.smem_rows * p.smem_stride * shared_bytes(c), 16);
+}
+
+// Fragment registers of one K-step of an mma kernel: f64 one per fragment (two words); c64 both
+// parts plus B's negated imaginary part; f16/bf16 four words of A per 16 rows, two of B per 8.
+int mma_fragment_words(const KernelConfig& c) {
+  switch (c.data) {
+    case DataType::F64: return (c.ms / 8 + c.ns / 8) * 2;
+    case DataType::C64: return (c.ms / 8) * 4 + (c.ns / 8) * 6;
+    default: return (c.ms / 16) * 4 + (c.ns / 8) * 2;
+  }
 }
 
 }  // namespace
@@ -26,10 +36,18 @@ Resources predict_resources(const KernelConfig& c) {
   // to ptxas 13.0 output over the families CI assembles.
   const int w = compute_bytes(c.data) / 4;
   const int slots = (c.ml + c.nl) * c.u / std::max(1, r.threads);
+  const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4);
+  if (c.family == Family::Mma) {
+    const int acc = c.ms * c.ns / 32 * w;
+    // f64 fragments and accumulators sit in aligned register pairs (c64: two pairs), which
+    // leaves ptxas some unusable holes.
+    const int pairs = c.data == DataType::C64 ? 16 : c.data == DataType::F64 ? 8 : 0;
+    r.regs_predicted = acc + mma_fragment_words(c) + prefetch + 2 * slots + 24 + pairs;
+    return r;
+  }
   const int acc = c.ms * c.ns * w;
   // Complex products also keep B's negated imaginary parts.
   const int frag = (c.ms + c.ns) * w + (is_complex(c.data) ? c.ns * w / 2 : 0);
-  const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4);
   r.regs_predicted = acc + frag + prefetch + 2 * slots + 16;
   return r;
 }
@@ -42,6 +60,13 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
+  if (c.family == Family::Mma) {
+    if (!mma_supported(c.data)) return "no exact mma instruction for this type";
+    if (c.vec != 1) return "mma kernels take vec 1";
+    if (c.ms % (storage_bytes(c.data) == 2 ? 16 : 8) != 0 || c.ns % 8 != 0)
+      return "warp tile is not a whole number of mma tiles";
+    if (c.u % mma_k(c.data) != 0) return "K-step is not a whole number of mma steps";
+  }
   const int threads = c.threads();
   if (threads % 32 != 0) return "threads per block not a multiple of 32";
   if (threads > lim.max_threads_per_block) return "too many threads per block";

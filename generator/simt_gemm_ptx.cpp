@@ -14,7 +14,8 @@ std::string num(long long v) { return std::to_string(v); }
 
 class Emitter {
  public:
-  Emitter(const KernelConfig& c, int sm) : c_(c), t_(type_info(c.data)), sm_(sm) {}
+  Emitter(const KernelConfig& c, int sm)
+      : c_(c), t_(type_info(c.data)), sm_(sm), mma_(c.family == Family::Mma), sb_(shared_bytes(c)) {}
 
   std::string run() {
     const std::string name = kernel_name(c_);
@@ -41,8 +42,10 @@ class Emitter {
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .u64 p_ws, .param .s32 p_kchunk)\n";
-    s += ".maxntid " + num(r.threads) + ", 1, 1\n{\n";
-    s += "  .shared .align 16 .b8 smem_a[" + num(smem_size(pa)) + "];\n";
+    s += ".maxntid " + num(r.threads) + ", 1, 1\n";
+    // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
+    if (mma_) s += ".minnctapersm 1\n";
+    s += "{\n  .shared .align 16 .b8 smem_a[" + num(smem_size(pa)) + "];\n";
     s += "  .shared .align 16 .b8 smem_b[" + num(smem_size(pb)) + "];\n";
     s += w_.finish();
     s += "}\n";
@@ -124,9 +127,7 @@ class Emitter {
   }
 
  private:
-  int smem_size(const LoadPlan& p) const {
-    return (c_.u * (p.mn_extent + p.smem_pad) * t_.cb + 15) / 16 * 16;
-  }
+  int smem_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }
 
   std::string r(const std::string& type, const std::string& name) { return w_.reg(type, name); }
   std::string ct(const std::string& name) { return r(t_.ct, name); }
@@ -159,9 +160,36 @@ class Emitter {
     ins("mov.u32 " + r("u32", "by") + ", %ctaid.y");
     ins("mul.lo.s32 " + r("s32", "m0") + ", %bx, " + num(c_.ml));
     ins("mul.lo.s32 " + r("s32", "n0") + ", %by, " + num(c_.nl));
-    ins("rem.u32 " + r("u32", "tx") + ", %thr, " + num(tx_count));
-    ins("div.u32 " + r("u32", "ty") + ", %thr, " + num(tx_count));
+    const std::string rowbase = r("s32", "rowbase"), colbase = r("s32", "colbase");
+    if (!mma_) {
+      ins("rem.u32 " + r("u32", "tx") + ", %thr, " + num(tx_count));
+      ins("div.u32 " + r("u32", "ty") + ", %thr, " + num(tx_count));
+      ins("mad.lo.s32 " + rowbase + ", %tx, " + num(c_.vec) + ", %m0");
+      ins("mad.lo.s32 " + colbase + ", %ty, " + num(c_.vec) + ", %n0");
+      return;
+    }
+    // mma: warp (wm, wn) owns rows wm*ms.. and columns wn*ns.. of the block tile; lane = 4g + q
+    // holds fragment row g and k (or column) position q.
+    ins("shr.u32 " + r("u32", "warp") + ", %thr, 5");
+    ins("and.b32 " + r("u32", "lane") + ", %thr, 31");
+    ins("shr.u32 " + r("u32", "g") + ", %lane, 2");
+    ins("and.b32 " + r("u32", "q") + ", %lane, 3");
+    ins("rem.u32 " + r("u32", "wm") + ", %warp, " + num(tx_count));
+    ins("div.u32 " + r("u32", "wn") + ", %warp, " + num(tx_count));
+    ins("mad.lo.s32 " + rowbase + ", %wm, " + num(c_.ms) + ", %m0");
+    ins("add.s32 " + rowbase + ", " + rowbase + ", %g");
+    ins("mad.lo.s32 " + colbase + ", %wn, " + num(c_.ns) + ", %n0");
+    ins("mad.lo.s32 " + colbase + ", %q, 2, " + colbase);
   }
+
+  // The thread's accumulators form an acc_rows() x acc_cols() grid; element (i, j) sits at row
+  // %rowbase + row_off(i), column %colbase + col_off(j) of C. SIMT: runs of `vec` strided over
+  // the block tile. mma: one row per 8 (f64 fragments, and the two halves of an f16 fragment),
+  // column pairs per 8 (the accumulator layout shared by m8n8k4 and m16n8k16).
+  int acc_rows() const { return mma_ ? c_.ms / 8 : c_.ms; }
+  int acc_cols() const { return mma_ ? c_.ns / 4 : c_.ns; }
+  int row_off(int i) const { return mma_ ? 8 * i : tile_offset(i, c_.ml / c_.ms); }
+  int col_off(int j) const { return mma_ ? 8 * (j / 2) + j % 2 : tile_offset(j, c_.nl / c_.ns); }
 
   // Scalar from the kernel parameters, replaced by the device value when its pointer is set.
   void read_scalar(const std::string& s, Value& v) {
@@ -201,8 +229,8 @@ class Emitter {
     ins("setp.le.or.s32 " + r("pred", "p_skip") + ", %keff, 0, " + az);
     ins("@%p_skip mov." + t_.ct + " " + alpha_.re + ", " + t_.zero);
     if (t_.cplx) ins("@%p_skip mov." + t_.ct + " " + alpha_.im + ", " + t_.zero);
-    for (int i = 0; i < c_.ms; ++i)
-      for (int j = 0; j < c_.ns; ++j) {
+    for (int i = 0; i < acc_rows(); ++i)
+      for (int j = 0; j < acc_cols(); ++j) {
         const Value a = acc(i, j);
         ins("mov." + t_.ct + " " + a.re + ", " + t_.zero);
         if (t_.cplx) ins("mov." + t_.ct + " " + a.im + ", " + t_.zero);
@@ -251,12 +279,14 @@ class Emitter {
     ins("add.s64 " + base + ", %g" + x + ", " + tmp);
     ins("mul.wide.s32 " + tmp + ", " + row + ", " + num(t_.es));
     ins("add.s64 " + base + ", " + base + ", " + tmp);
-    // Shared-memory base: [k][mn + pad] layout.
-    const int stride = p.mn_extent + p.smem_pad;
+    // Shared-memory base of (bk, bmn) in the plan's layout.
     const std::string sbase = r("u32", x + "_sbase"), stmp = r("u32", x + "_stmp");
     ins("mov.u32 " + sbase + ", smem_" + x);
-    ins("mad.lo.u32 " + stmp + ", " + bk + ", " + num(stride) + ", " + bmn);
-    ins("mad.lo.u32 " + sbase + ", " + stmp + ", " + num(t_.cb) + ", " + sbase);
+    if (p.k_contiguous)
+      ins("mad.lo.u32 " + stmp + ", " + bmn + ", " + num(p.smem_stride) + ", " + bk);
+    else
+      ins("mad.lo.u32 " + stmp + ", " + bk + ", " + num(p.smem_stride) + ", " + bmn);
+    ins("mad.lo.u32 " + sbase + ", " + stmp + ", " + num(sb_) + ", " + sbase);
 
     const std::string mnpos = r("s32", x + "_mnpos");
     ins("add.s32 " + mnpos + ", " + bmn + ", " + mn0);
@@ -272,7 +302,7 @@ class Emitter {
       ins("add.s32 " + tmn + ", " + mnpos + ", " + num(omn));
       ins("setp.lt.s32 " + r("pred", s + "_mnok") + ", " + tmn + ", " + mn_limit);
       ins("add.s32 " + r("s32", s + "_kidx") + ", " + bk + ", " + num(ok));
-      smem_off_[which == Operand::A ? 0 : 1].push_back((ok * stride + omn) * t_.cb);
+      smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
     }
     // Bytes each slot pointer advances per K-step.
     step_[which == Operand::A ? 0 : 1] = p.mn_is_row ? "" : num(static_cast<long long>(c_.u) * t_.es);
@@ -337,7 +367,9 @@ class Emitter {
       const std::string s = x + num(j);
       const auto v = staged(s);
       const std::string addr = "[%" + x + "_sbase+" + num(smem_off_[w][j]) + "]";
-      if (t_.data == DataType::F16) {
+      if (sb_ == 2) {  // mma: f16/bf16 as stored
+        ins("st.shared.b16 " + addr + ", " + v[0]);
+      } else if (t_.data == DataType::F16) {
         const std::string f = r("f32", "wide");
         ins("cvt.f32.f16 " + f + ", " + v[0]);
         ins("st.shared.f32 " + addr + ", " + f);
@@ -395,6 +427,7 @@ class Emitter {
 
   // One K-step tile of outer products from shared memory.
   void compute_tile() {
+    if (mma_) return compute_tile_mma();
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
     const int tx_count = c_.ml / c_.ms, ty_count = c_.nl / c_.ns;
     const std::string f = "fma.rn." + t_.ct + " ";
@@ -419,15 +452,97 @@ class Emitter {
     }
   }
 
+  // One K-step tile through the tensor cores: for each mma K-slice, the warp's A fragments (one
+  // per mma row block) and B fragments (one per 8 columns) from shared memory, then every pair.
+  void compute_tile_mma() {
+    const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+    const bool half = sb_ == 2;
+    const int fm = c_.ms / (half ? 16 : 8), fn = c_.ns / 8;
+    auto addr = [&](const char* base, const LoadPlan& p, int row, int k) {
+      return "[" + std::string(base) + "+" + num((row * p.smem_stride + k) * sb_) + "]";
+    };
+    auto d = [&](int i, int j, bool im) { return im ? acc(i, j).im : acc(i, j).re; };
+    for (int kk = 0; kk < c_.u; kk += mma_k(t_.data)) {
+      if (half) {
+        // m16n8k16: A registers (row g | g + 8, k pair q | q + 4), B registers (k pair q | q + 4).
+        for (int fi = 0; fi < fm; ++fi)
+          for (int part = 0; part < 4; ++part)
+            ins("ld.shared.b32 " + r("b32", "fa" + num(fi) + "_" + num(part)) + ", " +
+                addr("%ra", pa, 16 * fi + 8 * (part & 1), kk + 8 * (part >> 1)));
+        for (int fj = 0; fj < fn; ++fj)
+          for (int part = 0; part < 2; ++part)
+            ins("ld.shared.b32 " + r("b32", "fb" + num(fj) + "_" + num(part)) + ", " +
+                addr("%rb", pb, 8 * fj, kk + 8 * part));
+        const std::string kind = t_.data == DataType::BF16 ? "bf16" : "f16";
+        for (int fi = 0; fi < fm; ++fi)
+          for (int fj = 0; fj < fn; ++fj) {
+            const std::string acc4 = "{" + d(2 * fi, 2 * fj, false) + ", " + d(2 * fi, 2 * fj + 1, false) + ", " +
+                                     d(2 * fi + 1, 2 * fj, false) + ", " + d(2 * fi + 1, 2 * fj + 1, false) + "}";
+            const std::string a = "{%fa" + num(fi) + "_0, %fa" + num(fi) + "_1, %fa" + num(fi) + "_2, %fa" +
+                                  num(fi) + "_3}";
+            const std::string b = "{%fb" + num(fj) + "_0, %fb" + num(fj) + "_1}";
+            ins("mma.sync.aligned.m16n8k16.row.col.f32." + kind + "." + kind + ".f32 " + acc4 + ", " + a + ", " +
+                b + ", " + acc4);
+          }
+        continue;
+      }
+      // m8n8k4 (f64): A (row g, k q), B (k q, column g); c64 as four real products.
+      for (int fi = 0; fi < fm; ++fi) {
+        const Value f = frag("a", fi);
+        if (t_.cplx)
+          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr("%ra", pa, 8 * fi, kk));
+        else
+          ins("ld.shared.f64 " + f.re + ", " + addr("%ra", pa, 8 * fi, kk));
+      }
+      for (int fj = 0; fj < fn; ++fj) {
+        const Value f = frag("b", fj);
+        if (t_.cplx) {
+          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr("%rb", pb, 8 * fj, kk));
+          ins("neg.f64 " + ct("fb" + num(fj) + "_ni") + ", " + f.im);
+        } else {
+          ins("ld.shared.f64 " + f.re + ", " + addr("%rb", pb, 8 * fj, kk));
+        }
+      }
+      for (int fi = 0; fi < fm; ++fi)
+        for (int fj = 0; fj < fn; ++fj) {
+          const Value a = frag("a", fi), b = frag("b", fj);
+          auto dmma = [&](bool im, const std::string& x, const std::string& y) {
+            const std::string acc2 = "{" + d(fi, 2 * fj, im) + ", " + d(fi, 2 * fj + 1, im) + "}";
+            ins("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 " + acc2 + ", {" + x + "}, {" + y + "}, " + acc2);
+          };
+          dmma(false, a.re, b.re);
+          if (!t_.cplx) continue;
+          dmma(false, a.im, "%fb" + num(fj) + "_ni");
+          dmma(true, a.re, b.im);
+          dmma(true, a.im, b.re);
+        }
+    }
+  }
+
   // Register-prefetched pipeline: while one K-step is multiplied out of shared memory, the next
   // one is already on its way from global memory into registers.
   void main_loop() {
     ins("@%p_skip bra L_epilogue");
     ins("mov.s32 " + r("s32", "krem") + ", %keff");
     ins("mov.u32 " + r("u32", "ra") + ", smem_a");
-    ins("mad.lo.u32 %ra, %tx, " + num(t_.cb * c_.vec) + ", %ra");
     ins("mov.u32 " + r("u32", "rb") + ", smem_b");
-    ins("mad.lo.u32 %rb, %ty, " + num(t_.cb * c_.vec) + ", %rb");
+    if (mma_) {
+      // Fragment (row g, k position q) of the warp's first mma tile, in [mn][k] layout.
+      const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+      const int kq = storage_bytes(t_.data) == 2 ? 2 : 1;  // f16 pairs: k = 2q, 2q + 1
+      const std::string t = r("u32", "frag_t");
+      ins("mad.lo.u32 " + t + ", %wm, " + num(c_.ms) + ", %g");
+      ins("mul.lo.u32 " + t + ", " + t + ", " + num(pa.smem_stride));
+      ins("mad.lo.u32 " + t + ", %q, " + num(kq) + ", " + t);
+      ins("mad.lo.u32 %ra, " + t + ", " + num(sb_) + ", %ra");
+      ins("mad.lo.u32 " + t + ", %wn, " + num(c_.ns) + ", %g");
+      ins("mul.lo.u32 " + t + ", " + t + ", " + num(pb.smem_stride));
+      ins("mad.lo.u32 " + t + ", %q, " + num(kq) + ", " + t);
+      ins("mad.lo.u32 %rb, " + t + ", " + num(sb_) + ", %rb");
+    } else {
+      ins("mad.lo.u32 %ra, %tx, " + num(t_.cb * c_.vec) + ", %ra");
+      ins("mad.lo.u32 %rb, %ty, " + num(t_.cb * c_.vec) + ", %rb");
+    }
     load_tile(Operand::A);
     load_tile(Operand::B);
     w_.label("L_k_loop");
@@ -477,12 +592,9 @@ class Emitter {
     ins("@%p_split bra L_partial");
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
-    const int tx_count = c_.ml / c_.ms, ty_count = c_.nl / c_.ns;
-    const std::string rowi = r("s32", "row_i"), colj = r("s32", "col_j");
+    const std::string rowi = "%rowbase", colj = "%colbase";
     const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
     ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
-    ins("mad.lo.s32 " + rowi + ", %tx, " + num(c_.vec) + ", %m0");
-    ins("mad.lo.s32 " + colj + ", %ty, " + num(c_.vec) + ", %n0");
     ins("mul.wide.s32 " + tmp + ", " + colj + ", 1");
     ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ldcb);
     ins("add.s64 " + cptr + ", %gc, " + tmp);
@@ -490,25 +602,24 @@ class Emitter {
     ins("add.s64 " + cptr + ", " + cptr + ", " + tmp);
     const std::string cbase = r("u64", "c_base");
     ins("mov.u64 " + cbase + ", " + cptr);
-    for (int i = 0; i < c_.ms; ++i) {
+    for (int i = 0; i < acc_rows(); ++i) {
       const std::string ri = r("s32", "ri" + num(i));
-      ins("add.s32 " + ri + ", " + rowi + ", " + num(tile_offset(i, tx_count)));
+      ins("add.s32 " + ri + ", " + rowi + ", " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
-    for (int j = 0; j < c_.ns; ++j) {
+    for (int j = 0; j < acc_cols(); ++j) {
       const std::string cj = r("s32", "cj");
-      ins("add.s32 " + cj + ", " + colj + ", " + num(tile_offset(j, ty_count)));
-      ins("mul.lo.s64 " + tmp + ", " + ldcb + ", " + num(tile_offset(j, ty_count)));
+      ins("add.s32 " + cj + ", " + colj + ", " + num(col_off(j)));
+      ins("mul.lo.s64 " + tmp + ", " + ldcb + ", " + num(col_off(j)));
       ins("add.s64 " + cptr + ", " + cbase + ", " + tmp);
       ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
-      for (int i = 0; i < c_.ms; ++i) {
+      for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out"), pr = r("pred", "p_read");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
         ins("and.pred " + pr + ", " + p + ", !" + bz);
-        const std::string addr =
-            "[" + cptr + "+" + num(static_cast<long long>(tile_offset(i, tx_count)) * t_.es) + "]";
+        const std::string addr = "[" + cptr + "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]";
         mul(out, alpha_, acc(i, j));
         read_c(cv, pr, addr);
         mul_add(out, beta_, cv);
@@ -522,11 +633,8 @@ class Emitter {
   // Split-K slice: raw sums into the workspace, laid out [z][n][m] in compute precision.
   void partial_epilogue() {
     w_.label("L_partial");
-    const int tx_count = c_.ml / c_.ms, ty_count = c_.nl / c_.ns;
-    const std::string row = r("s32", "w_row"), col = r("s32", "w_col"), t64 = r("s64", "w_t"),
-                      mn = r("s64", "w_m"), base = r("u64", "w_base"), ptr = r("u64", "w_ptr");
-    ins("mad.lo.s32 " + row + ", %tx, " + num(c_.vec) + ", %m0");
-    ins("mad.lo.s32 " + col + ", %ty, " + num(c_.vec) + ", %n0");
+    const std::string row = "%rowbase", col = "%colbase", t64 = r("s64", "w_t"), mn = r("s64", "w_m"),
+                      base = r("u64", "w_base"), ptr = r("u64", "w_ptr");
     ins("cvt.s64.s32 " + mn + ", %m");
     ins("mul.wide.s32 " + t64 + ", %bz, 1");
     ins("cvt.s64.s32 " + r("s64", "w_n") + ", %n");
@@ -538,22 +646,22 @@ class Emitter {
     ins("add.s64 " + t64 + ", " + t64 + ", %w_r");
     ins("mul.lo.s64 " + t64 + ", " + t64 + ", " + num(t_.cb));
     ins("add.s64 " + base + ", %ws, " + t64);
-    for (int i = 0; i < c_.ms; ++i) {
+    for (int i = 0; i < acc_rows(); ++i) {
       const std::string ri = r("s32", "ri" + num(i));
-      ins("add.s32 " + ri + ", " + row + ", " + num(tile_offset(i, tx_count)));
+      ins("add.s32 " + ri + ", " + row + ", " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
-    for (int j = 0; j < c_.ns; ++j) {
+    for (int j = 0; j < acc_cols(); ++j) {
       const std::string cj = r("s32", "cj");
-      ins("add.s32 " + cj + ", " + col + ", " + num(tile_offset(j, ty_count)));
+      ins("add.s32 " + cj + ", " + col + ", " + num(col_off(j)));
       ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
-      ins("mul.lo.s64 " + t64 + ", " + mn + ", " + num(static_cast<long long>(tile_offset(j, ty_count)) * t_.cb));
+      ins("mul.lo.s64 " + t64 + ", " + mn + ", " + num(static_cast<long long>(col_off(j)) * t_.cb));
       ins("add.s64 " + ptr + ", " + base + ", " + t64);
-      for (int i = 0; i < c_.ms; ++i) {
+      for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
         const Value a = acc(i, j);
-        const std::string addr = "[" + ptr + "+" + num(static_cast<long long>(tile_offset(i, tx_count)) * t_.cb) + "]";
+        const std::string addr = "[" + ptr + "+" + num(static_cast<long long>(row_off(i)) * t_.cb) + "]";
         if (t_.cplx)
           ins("@" + p + " st.global.v2." + t_.ct + " " + addr + ", {" + a.re + ", " + a.im + "}");
         else
@@ -614,6 +722,8 @@ class Emitter {
   KernelConfig c_;
   TypeInfo t_;
   int sm_;
+  bool mma_;
+  int sb_;  // bytes per shared-memory element
   PtxWriter w_;
   Value alpha_, beta_;
   std::vector<int> smem_off_[2];

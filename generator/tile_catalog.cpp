@@ -3,16 +3,26 @@
 namespace ptxblas::gen {
 
 const std::vector<Tile>& tile_catalog(DataType t) {
-  // Wider elements get smaller thread tiles so accumulators stay well inside the register file.
+  // SIMT tiles: wider elements get smaller thread tiles so accumulators stay well inside the
+  // register file. Types with an exact tensor-core instruction (f64 and c64 through DMMA, f16
+  // and bf16 through m16n8k16 with f32 accumulation) use mma tiles instead: {ml, nl, u, warp
+  // tile ms x ns, vec 1}.
+  constexpr Family M = Family::Mma;
   static const std::vector<Tile> f32_like = {
       {128, 128, 8, 8, 8, 4}, {64, 64, 8, 4, 4, 4}, {32, 32, 8, 2, 2, 2}};
-  static const std::vector<Tile> f64 = {{128, 64, 8, 8, 4, 2}, {64, 64, 8, 4, 4, 2}, {32, 32, 8, 2, 2, 2}};
   static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2}, {64, 32, 8, 4, 2, 2}, {32, 32, 8, 2, 2, 2}};
-  static const std::vector<Tile> c64 = {{64, 64, 4, 4, 4, 1}, {64, 32, 8, 2, 4, 1}, {32, 32, 8, 2, 2, 1}};
+  static const std::vector<Tile> f64 = {
+      {128, 64, 8, 32, 32, 1, M}, {64, 64, 8, 32, 32, 1, M}, {32, 32, 8, 16, 16, 1, M}};
+  static const std::vector<Tile> c64 = {
+      {64, 64, 8, 32, 16, 1, M}, {64, 32, 8, 16, 16, 1, M}, {32, 32, 8, 16, 16, 1, M}};
+  static const std::vector<Tile> half = {
+      {128, 128, 16, 64, 32, 1, M}, {64, 64, 16, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
   switch (t) {
     case DataType::F64: return f64;
     case DataType::C32: return c32;
     case DataType::C64: return c64;
+    case DataType::F16:
+    case DataType::BF16: return half;
     default: return f32_like;
   }
 }
@@ -24,6 +34,7 @@ KernelConfig with_tile(KernelConfig c, const Tile& t) {
   c.ms = t.ms;
   c.ns = t.ns;
   c.vec = t.vec;
+  c.family = t.family;
   return c;
 }
 

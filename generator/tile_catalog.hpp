@@ -10,6 +10,7 @@ namespace ptxblas::gen {
 
 struct Tile {
   int ml, nl, u, ms, ns, vec;
+  Family family = Family::Simt;
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);

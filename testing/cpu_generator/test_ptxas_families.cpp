@@ -15,13 +15,13 @@ using namespace ptxblas::gen;
 
 namespace {
 
-struct Family {
+struct Variant {
   KernelConfig config;
   int sm;
 };
 
-std::vector<Family> all_families() {
-  std::vector<Family> out;
+std::vector<Variant> all_families() {
+  std::vector<Variant> out;
   struct TypeVariant {
     DataType data;
     bool f16_scalars;
@@ -54,7 +54,7 @@ struct Result {
   PtxasReport report;
 };
 
-Result assemble(const Family& f) {
+Result assemble(const Variant& f) {
   const GeneratedKernel k = generate_simt_gemm(f.config, f.sm);
   return {k.name, f.sm, k.resources, run_ptxas(k.ptx, f.sm)};
 }
@@ -62,7 +62,7 @@ Result assemble(const Family& f) {
 }  // namespace
 
 TEST(PtxasFamilies, AssembleAndMatchLegalityModel) {
-  const std::vector<Family> families = all_families();
+  const std::vector<Variant> families = all_families();
   // Two ptxas processes at a time: the CI machine has two cores.
   std::vector<Result> results;
   for (size_t i = 0; i < families.size(); i += 2) {

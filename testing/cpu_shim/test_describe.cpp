@@ -31,9 +31,10 @@ struct TypeName {
   const char* prefix;  // kernel name prefix
   bool complex;
 };
-const TypeName kTypes[] = {{"S", "simt_s_", false},  {"D", "simt_d_", false},  {"C", "simt_c_", true},
-                           {"Z", "simt_z_", true},   {"H", "simt_h16_", false}, {"H32", "simt_h_", false},
-                           {"B", "simt_b_", false}};
+// SIMT for f32 and c32; the tensor-core (mma) family wherever an exact mma instruction exists.
+const TypeName kTypes[] = {{"S", "simt_s_", false}, {"D", "mma_d_", false},  {"C", "simt_c_", true},
+                           {"Z", "mma_z_", true},   {"H", "mma_h16_", false}, {"H32", "mma_h_", false},
+                           {"B", "mma_b_", false}};
 
 char kernel_op(char op, bool complex) {
   const char lower = static_cast<char>(op - 'A' + 'a');
@@ -51,7 +52,7 @@ TEST_P(Describe, NamesTheKernel) {
   const std::string prefix = std::string(t.prefix) + kernel_op(ta, t.complex) + kernel_op(tb, t.complex) + "_";
   EXPECT_EQ(line.rfind(prefix, 0), 0u) << line << " does not start with " << prefix;
   static const std::regex form(
-      R"(simt_[a-z0-9]+_[ntc]{2}_\d+x\d+x\d+_\d+x\d+(_v\d+)?( kg=\d+)?: \d+ bytes of PTX, \d+ threads, \d+ B shared, ~\d+ registers)");
+      R"((simt|mma)_[a-z0-9]+_[ntc]{2}_\d+x\d+x\d+_\d+x\d+(_v\d+)?( kg=\d+)?: \d+ bytes of PTX, \d+ threads, \d+ B shared, ~\d+ registers)");
   EXPECT_TRUE(std::regex_match(line, form)) << line;
   // Lower-case op letters are accepted and mean the same.
   EXPECT_EQ(describe_line(t.type, static_cast<char>(ta - 'A' + 'a'), static_cast<char>(tb - 'A' + 'a'), 1000, 1000,

@@ -38,12 +38,28 @@ from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
 
 
+# A tile: (ml, nl, u, ms, ns, vec, mma) — mma True for the tensor-core family (ms x ns is then
+# the warp tile).
+def tile7(x):
+    return tuple(x) + (False,) if len(x) == 6 else tuple(x)
+
+
+def threads_of(tile):
+    ml, nl, u, ms, ns, vec, mma = tile
+    return (ml // ms) * (nl // ns) * (32 if mma else 1)
+
+
+def tile_label(tile):
+    return "%dx%dx%d_%dx%d_v%d" % tile[:6] + (" mma" if tile[6] else "")
+
+
 def kernel_name(t, opa, opb, tile, f16):
     """generator/kernel_config.cpp kernel_name() of the canonical configuration."""
     if not TYPES[t].cplx:
         opa, opb = opa.replace("c", "t"), opb.replace("c", "t")
-    ml, nl, u, ms, ns, vec = tile
-    s = "simt_%s%s_%s%s_%dx%dx%d_%dx%d" % (t, "16" if f16 and t == "h" else "", opa, opb, ml, nl, u, ms, ns)
+    ml, nl, u, ms, ns, vec, mma = tile
+    s = "%s_%s%s_%s%s_%dx%dx%d_%dx%d" % ("mma" if mma else "simt", t, "16" if f16 and t == "h" else "", opa, opb,
+                                        ml, nl, u, ms, ns)
     return s + ("_v%d" % vec if vec > 1 else "")
 
 
@@ -52,8 +68,9 @@ def reduce_name(t, f16):
 
 
 def gemm_spec(t, opa, opb, tile, f16):
-    ml, nl, u, ms, ns, vec = tile
-    return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "")
+    ml, nl, u, ms, ns, vec, mma = tile
+    return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "",
+                                                 ":mma" if mma else "")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -64,6 +81,7 @@ class Case:
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
+        self.tile = tile = tile7(tile)
         self.kernel = kernel_name(t, opa, opb, tile, f16)
         self.spec = gemm_spec(t, opa, opb, tile, f16)
         self.reduce = reduce_name(t, f16) if kchunk else None
@@ -76,11 +94,12 @@ class Case:
         return {self.spec: self.kernel, self.reduce_spec: self.reduce} if self.reduce else {self.spec: self.kernel}
 
     def cost(self):
-        ml, nl, u, ms, ns, vec = self.tile
+        ml, nl, u, ms, ns, vec, mma = self.tile
         blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg
         steps = -(-(self.kchunk or self.k) // u) if self.k else 0
-        threads = (ml // ms) * (nl // ns)
-        per_thread = 60 + steps * (u * ms * ns * (4 if TYPES[self.t].cplx else 1) + 40) + ms * ns * 12
+        threads = threads_of(self.tile)
+        cells = ms * ns // 32 if mma else ms * ns
+        per_thread = 60 + steps * (u * cells * (4 if TYPES[self.t].cplx else 1) + 40) + cells * 12
         return blocks * threads * per_thread * (3 if self.racecheck else 1)
 
 
@@ -90,30 +109,34 @@ def tile_lists(gen, flag):
     for line in out.split("\n"):
         if line.strip():
             f = line.split()
-            tiles.setdefault(f[0], []).append(tuple(int(x) for x in f[1:]))
+            tiles.setdefault(f[0], []).append(tuple(int(x) for x in f[1:7]) + (f[7] == "mma",))
     return tiles
 
 
 # Mirror of generator/tile_catalog.cpp for --ptx-dir runs (no generator to ask).
+M = True
 CATALOG = {
-    "h": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
-    "b": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
+    "h": [(128, 128, 16, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
+    "b": [(128, 128, 16, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
     "s": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
-    "d": [(128, 64, 8, 8, 4, 2), (64, 64, 8, 4, 4, 2), (32, 32, 8, 2, 2, 2)],
+    "d": [(128, 64, 8, 32, 32, 1, M), (64, 64, 8, 32, 32, 1, M), (32, 32, 8, 16, 16, 1, M)],
     "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
-    "z": [(64, 64, 4, 4, 4, 1), (64, 32, 8, 2, 4, 1), (32, 32, 8, 2, 2, 1)],
+    "z": [(64, 64, 8, 32, 16, 1, M), (64, 32, 8, 16, 16, 1, M), (32, 32, 8, 16, 16, 1, M)],
 }
 
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
 # without thread wrap-around (threads < ML or NL), u = 4 and 16, 1x1 thread tiles, vec 1,
 # wide and narrow blocks.
+# The SIMT family of the types whose catalog is mma, and mma tiles with u = 2 mma steps, narrow
+# warp tiles and the [mn][k] copy without thread wrap-around.
 EXTRA_TILES = {
     "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1)],
-    "d": [(32, 64, 16, 2, 4, 2)],
+    "d": [(32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
+          (16, 64, 8, 8, 32, 1, M)],
     "c": [(128, 16, 8, 8, 2, 2)],
-    "z": [(64, 64, 4, 4, 4, 1)],
-    "h": [(64, 64, 16, 4, 4, 4)],
-    "b": [(32, 64, 8, 2, 4, 2)],
+    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M)],
+    "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M)],
+    "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M)],
 }
 
 
@@ -180,8 +203,8 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
         add("tn huge lda/ldb/ldc", t, "t", "n", small, 6, nl + 2, u + 1, pads=huge)
         add("nn split-K huge lda/ldb/ldc", t, "n", "n", small, 7, 4, 2 * u + 1, pads=huge, kchunk=u, kg=3)
         # Every op pair on every other catalogued tile and a few legal tiles of the tuning space.
-        for i, tile in enumerate([x for x in cat[t] if x != small] + EXTRA_TILES[t]):
-            name = "%dx%dx%d_%dx%d_v%d" % tile
+        for i, tile in enumerate([x for x in cat[t] if x != small] + [tile7(x) for x in EXTRA_TILES[t]]):
+            name = tile_label(tile)
             m = tile[0] + 3 if tile[0] <= 32 else tile[0] // 2 + 3
             n = tile[1] + 2 if tile[1] <= 32 else tile[1] // 2 - 3
             for o in ops:
@@ -195,7 +218,7 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
     for i in range(fuzz if space else 0):
         t = "sdczhb"[i % 6]
         tile = frng.choice(space[t])
-        ml, nl, u, ms, ns, vec = tile
+        ml, nl, u, ms, ns, vec, mma = tile
         o = frng.choice(op_pairs(t))
         if frng.random() < 0.2:  # more than one block along both M and N
             m, n = ml + frng.randint(1, 8), nl + frng.randint(1, 8)
@@ -215,7 +238,7 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             kw["kchunk"] = u * frng.randint(1, 2)
             kw["kg"] = -(-k // kw["kchunk"]) + (1 if frng.random() < 0.2 else 0)
         kw["racecheck"] = frng.random() < 0.15
-        name = "fuzz%d %s %dx%dx%d_%dx%d_v%d %dx%dx%d" % ((i, o) + tile + (m, n, k))
+        name = "fuzz%d %s %s %dx%dx%d" % ((i, o, tile_label(tile)) + (m, n, k))
         cases.append(Case("%s/%s" % (t, name), t, o[0], o[1], tile, m, n, k, **kw))
     return cases
 
@@ -233,7 +256,7 @@ MUTATIONS = [
      "first bar.sync of the K loop removed (shared-memory RAW race)"),
     ("simt_z_tn_32x32x8_2x2", "setp.lt.and.s32 %v_a0_ok,", "setp.le.and.s32 %v_a0_ok,", True,
      "off-by-one K bound on A's tile loads"),
-    ("simt_h_nn_32x32x8_2x2_v2", "and.pred %v_p_read, %v_p_out, !%v_p_beta_zero;",
+    ("mma_h_nn_32x32x16_16x16", "and.pred %v_p_read, %v_p_out, !%v_p_beta_zero;",
      "and.pred %v_p_read, %v_p_out, %v_p_out;", True, "C read although beta == 0"),
     ("simt_b_tn_32x32x8_2x2_v2", "shl.b32 %v_wide_bits, %v_wide_bits, 16;",
      "shl.b32 %v_wide_bits, %v_wide_bits, 15;", False, "bf16 widening shift"),
@@ -243,7 +266,7 @@ MUTATIONS = [
      "op C: conjugate of B dropped"),
     ("simt_s_tn_32x32x8_2x2_v2", "@!%v_p_alpha_dev bra L_alpha_ready;", "bra L_alpha_ready;", True,
      "device alpha ignored (host value used)"),
-    ("simt_d_nt_32x32x8_2x2_v2", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
+    ("mma_d_nt_32x32x8_16x16", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
      "split-K: every slice written to slice 0 of the workspace"),
     ("splitk_reduce_z", "add.s32 %v_z, %v_z, 1;", "add.s32 %v_z, %v_z, 2;", True,
      "split-K reduction skips every other slice"),
@@ -257,6 +280,15 @@ MUTATIONS = [
     ("splitk_reduce_c", "mul.lo.s64 %v_w_t, %v_w_t, %v_ldc;",
      "mul.lo.s64 %v_w_t, %v_w_t, %v_ldc;\n  and.b64 %v_w_t, %v_w_t, 4294967295;", True,
      "split-K reduction: C's column offset truncated to 32 bits"),
+    ("mma_h_nn_32x32x16_16x16", "{%v_fa0_0, %v_fa0_1, %v_fa0_2, %v_fa0_3}, {%v_fb0_0",
+     "{%v_fa0_0, %v_fa0_2, %v_fa0_1, %v_fa0_3}, {%v_fb0_0", False,
+     "m16n8k16: A fragment registers (row + 8, k + 8) swapped"),
+    ("mma_h_nn_32x32x16_16x16", "add.s32 %v_ri1, %v_rowbase, 8;", "add.s32 %v_ri1, %v_rowbase, 16;", False,
+     "mma epilogue: second accumulator row written 16 rows down instead of 8"),
+    ("mma_z_cn_32x32x8_16x16", "neg.f64 %v_fb0_ni, %v_fb0_i;", "mov.f64 %v_fb0_ni, %v_fb0_i;", False,
+     "complex DMMA: sign of ai*bi"),
+    ("mma_d_tn_32x32x8_16x16", "  bar.sync 0;\n  add.s64", "  add.s64", True,
+     "mma kernel: first bar.sync of the K loop removed (shared-memory RAW race)"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),
@@ -266,7 +298,7 @@ MUTATIONS = [
 def _run_case(c, ptx_dir):
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 1)
-    ml, nl, u, ms, ns, vec = c.tile
+    ml, nl, u, ms, ns, vec, mma = c.tile
     m, n, k = c.m, c.n, c.k
     a_rows, a_cols = (m, k) if c.opa == "n" else (k, m)
     b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)
@@ -315,7 +347,7 @@ def _run_case(c, ptx_dir):
         B.allow(mem, mem.R)
     scalars = alpha_host + beta_host + [alpha_ptr, beta_ptr]
     gemm = kernel(ptx_dir, c.kernel)
-    threads = (ml // ms) * (nl // ns)
+    threads = threads_of(c.tile)
     grid = (-(-m // ml), -(-n // nl), c.kg)
     if c.kchunk:
         ws_bytes = c.kg * m * n * ti.cb

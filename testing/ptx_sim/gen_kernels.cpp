@@ -3,11 +3,12 @@
 // function of the configuration.
 //
 //   ptxblas_ptx_sim_gen --catalog
-//       one line per catalogued tile: "<type letter> ml nl u ms ns vec"
+//       one line per catalogued tile: "<type letter> ml nl u ms ns vec family" (simt or mma)
 //   ptxblas_ptx_sim_gen --space
 //       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored)
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16]   e.g. gemm:s:nt:32x32x8:2x2:2
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma]   e.g. gemm:s:nt:32x32x8:2x2:2
+//              (mma: the tensor-core family, ms x ns the warp tile)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
 //                                                      t (triangle) b (blend); default lower
@@ -102,7 +103,7 @@ GeneratedKernel generate(const std::string& spec) {
     if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
     return generate_splitk_reduce(type_of(f[1]), f.size() == 3, kSm);
   }
-  if (f.size() < 6 || f.size() > 7 || f[0] != "gemm" || f[2].size() != 2)
+  if (f.size() < 6 || f.size() > 8 || f[0] != "gemm" || f[2].size() != 2)
     throw std::invalid_argument("bad gemm spec");
   KernelConfig c;
   c.data = type_of(f[1]);
@@ -115,9 +116,13 @@ GeneratedKernel generate(const std::string& spec) {
   c.ms = thread[0];
   c.ns = thread[1];
   c.vec = std::stoi(f[5]);
-  if (f.size() == 7) {
-    if (f[6] != "f16") throw std::invalid_argument("bad gemm spec suffix '" + f[6] + "'");
-    c.scalar_f16 = true;
+  for (size_t i = 6; i < f.size(); ++i) {
+    if (f[i] == "f16")
+      c.scalar_f16 = true;
+    else if (f[i] == "mma")
+      c.family = Family::Mma;
+    else
+      throw std::invalid_argument("bad gemm spec suffix '" + f[i] + "'");
   }
   return generate_simt_gemm(c, kSm);
 }
@@ -129,7 +134,7 @@ int main(int argc, char** argv) {
     for (DataType t : kTypes)
       for (const Tile& x : tile_catalog(t))
         std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
-                  << ' ' << x.vec << '\n';
+                  << ' ' << x.vec << ' ' << (x.family == Family::Mma ? "mma" : "simt") << '\n';
     return 0;
   }
   if (argc == 2 && std::string(argv[1]) == "--space") {
@@ -137,7 +142,7 @@ int main(int argc, char** argv) {
       for (const Tuning& x : enumerate_space(t))
         if (x.kg == 1)
           std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
-                    << ' ' << x.vec << '\n';
+                    << ' ' << x.vec << " simt\n";
     return 0;
   }
   if (argc < 3) {

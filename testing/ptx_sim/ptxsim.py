@@ -12,11 +12,15 @@ What it models:
     Every access is checked for alignment, mapping and permission, so reading padding or writing
     outside C faults; 64-bit addresses (huge leading dimensions) cost only the pages touched
   * shared memory: one bytearray per block, filled with 0xFF (NaN) so unwritten data shows up;
-    optional race checking (racecheck=True): a shared word written by one thread and read or
-    written by another between the same two barriers is reported
+    optional race checking (racecheck=True): a shared 16-bit unit written by one thread and read
+    or written by another between the same two barriers is reported
   * fma.rn.f32 is a*b+c in double then rounded to f32 (exact but for rare double rounding);
     fma.rn.f64 uses math.fma where Python has it (3.13+), else a*b+c in double (two roundings)
   * generic loads/stores (ld without a state space) address global memory
+  * mma.sync (m8n8k4 f64; m16n8k16 f16/bf16 -> f32) is a warp-wide exchange: each thread leaves
+    its fragment registers and yields; when every thread of the block has arrived, the launcher
+    multiplies each warp's fragments as the PTX ISA lays them out and hands the results back.
+    f64: a chain of fma per element; f32: exact products summed in double, then rounded once
 Unsupported instructions or modifiers raise PtxError when the kernel is translated: nothing is
 silently skipped. Runtime faults (bad access, uninitialised register, division by zero, barrier
 divergence, race, runaway loop) raise SimFault naming the block, thread and PTX line.
@@ -391,6 +395,7 @@ class Kernel:
 
     # -- translation ----------------------------------------------------------------------------
     def _translate(self):
+        self.mma_lines = {}  # PTX line -> mma shape/types key
         self._lines = []  # (indent, code, ptx line)
         self._helpers = set()
         block_starts = sorted(set(self.labels.values()) | {0})
@@ -615,6 +620,38 @@ class Kernel:
         if mods not in (["sync"], []) or len(ops) != 1 or not _INT_RE.match(ops[0]):
             raise PtxError("only `bar.sync <id>` is supported")
         return ["yield %d" % ins.line]
+
+    # mma.sync.aligned.<shape>.row.col.<d>.<a>.<b>.<c> {d}, {a}, {b}, {c}
+    _MMA = {("m8n8k4", "f64", "f64", "f64", "f64"): (1, 1, 2, "f64", "f64"),
+            ("m16n8k16", "f32", "f16", "f16", "f32"): (4, 2, 4, "b32", "f32"),
+            ("m16n8k16", "f32", "bf16", "bf16", "f32"): (4, 2, 4, "b32", "f32")}
+
+    def _i_mma(self, mods, ops, ins):
+        if len(mods) != 9 or mods[:2] != ["sync", "aligned"] or mods[3:5] != ["row", "col"]:
+            raise PtxError("only mma.sync.aligned.<shape>.row.col.<types> is supported")
+        key = (mods[2],) + tuple(mods[5:])
+        if key not in self._MMA:
+            raise PtxError("unsupported mma shape/types %s" % ".".join(key))
+        na, nb, nc, ab_t, c_t = self._MMA[key]
+        self._nops(ops, 4)
+        def regs(op, n):
+            op = op.strip()
+            if not (op.startswith("{") and op.endswith("}")):
+                raise PtxError("mma operands are {...} register lists")
+            r = [x.strip() for x in op[1:-1].split(",")]
+            if len(r) != n:
+                raise PtxError("mma operand needs %d registers" % n)
+            return r
+        d, a, b, c = (regs(o, n) for o, n in zip(ops, (nc, na, nb, nc)))
+        at, ct = _TYPES[ab_t], _TYPES[c_t]
+        xi, xo = self._need("_XI"), self._need("_XO")
+        vals = lambda regs, t: "(" + "".join(self._val(r, t) + ", " for r in regs) + ")"
+        code = ["%s[_tl] = (%s, %s, %s)" % (xi, vals(a, at), vals(b, at), vals(c, ct)),
+                "yield %d" % ins.line, "_o = %s[_tl]" % xo]
+        for i, r in enumerate(d):
+            code += self._assign(r, "_o[%d]" % i, ct, exact=True)
+        self.mma_lines[ins.line] = key
+        return code
 
     def _i_barrier(self, mods, ops, ins):
         if mods != ["sync"] or len(ops) != 1 or not _INT_RE.match(ops[0]):
@@ -1215,7 +1252,7 @@ def _salign(a, size):
 
 class _RaceState:
     def __init__(self, size):
-        words = (size + 3) // 4
+        words = (size + 1) // 2  # 16-bit units: b16 stores of neighbouring threads do not race
         self.w_ep = [-1] * words
         self.w_tid = [0] * words
         self.r_ep = [-1] * words
@@ -1253,7 +1290,7 @@ def launch(kernel, params, mem, grid, block, racecheck=False, step_limit=1_000_0
          "_f2b32": _f2b32, "_b2f32": _b2f32, "_f2b64": _f2b64, "_b2f64": _b2f64, "_NAN": math.nan,
          "_INF": math.inf, "_F16_TABLE": _F16_TABLE, "_f16_bits": f16_bits, "_bf16_bits": bf16_bits,
          "_fdiv": _fdiv, "_fmin": _fmin, "_fmax": _fmax, "_sqrt": _sqrt, "_sdiv": _sdiv, "_srem": _srem,
-         "_udiv": _udiv, "_urem": _urem, "_f2i": _f2i, "_fma64": _fma64}
+         "_udiv": _udiv, "_urem": _urem, "_f2i": _f2i, "_fma64": _fma64, "_XI": {}, "_XO": {}}
     race = _RaceState(len(smem)) if racecheck else None
     for h in k._helpers:
         if h in H:
@@ -1305,10 +1342,63 @@ def launch(kernel, params, mem, grid, block, racecheck=False, step_limit=1_000_0
                         raise SimFault("%s block %s: barrier divergence (%d of %d threads at barrier(s) on "
                                        "PTX line(s) %s)" % (k.name, (cx, cy, cz), len(waiting), len(live),
                                                             sorted(at)))
+                    exchange = len(at) == 1 and next(iter(at)) in k.mma_lines
+                    if exchange:
+                        if len(waiting) != nthreads:
+                            raise SimFault("%s block %s: mma on PTX line %d with %d of %d threads" %
+                                           (k.name, (cx, cy, cz), next(iter(at)), len(waiting), nthreads))
+                        _warp_mma(k.mma_lines[next(iter(at))], H["_XI"], H["_XO"], nthreads)
                     live = sorted(waiting)
                     rnd += 1
-                    if race:
+                    if race and not exchange:  # an mma orders nothing between warps
                         race.epoch += 1
+
+
+def _warp_mma(key, xi, xo, nthreads):
+    """Every warp's mma: xi[thread] = (a regs, b regs, c regs) -> xo[thread] = d regs.
+
+    Lane 4g + q. m8n8k4: A[g][q], B[q][g], C/D[g][2q + e]. m16n8k16: A registers (row g | g + 8,
+    k 2q + {0,1} | + 8), B registers (k 2q + {0,1} | + 8, column g), C/D (row g | g + 8, column
+    2q + e); the lower-indexed element of a pair is in the low 16 bits."""
+    if nthreads % 32:
+        raise SimFault("mma with a partial warp (%d threads)" % nthreads)
+    shape = key[0]
+    half = f16_value if key[2] == "f16" else bf16_value
+    for w in range(0, nthreads, 32):
+        L = [xi[w + l] for l in range(32)]
+        if shape == "m8n8k4":
+            A = [[L[4 * i + kk][0][0] for kk in range(4)] for i in range(8)]
+            B = [[L[4 * j + kk][1][0] for j in range(8)] for kk in range(4)]
+            for l in range(32):
+                g, q = divmod(l, 4)
+                out = []
+                for e in range(2):
+                    acc = L[l][2][e]
+                    for kk in range(4):
+                        acc = _fma64(A[g][kk], B[kk][2 * q + e], acc) if _fma64 else A[g][kk] * B[kk][2 * q + e] + acc
+                    out.append(acc)
+                xo[w + l] = tuple(out)
+            continue
+        A = [[0.0] * 16 for _ in range(16)]
+        B = [[0.0] * 8 for _ in range(16)]
+        for l in range(32):
+            g, q = divmod(l, 4)
+            a, b = L[l][0], L[l][1]
+            for r in range(4):
+                row, col = g + 8 * (r & 1), 2 * q + 8 * (r >> 1)
+                A[row][col], A[row][col + 1] = half(a[r] & 0xFFFF), half(a[r] >> 16)
+            for r in range(2):
+                kk = 2 * q + 8 * r
+                B[kk][g], B[kk + 1][g] = half(b[r] & 0xFFFF), half(b[r] >> 16)
+        for l in range(32):
+            g, q = divmod(l, 4)
+            out = []
+            for r in range(4):
+                row, col = g + 8 * (r >> 1), 2 * q + (r & 1)
+                s = math.fsum([L[l][2][r]] + [A[row][kk] * B[kk][col] for kk in range(16)])
+                out.append(f32(s))
+            xo[w + l] = tuple(out)
+    xi.clear()
 
 
 def _located(k, e, block, tid, orig=None):
@@ -1335,10 +1425,10 @@ def _make_race_ld(smem, race):
             raise SimFault("shared load of %d bytes at %d out of range or misaligned" % (size, a))
         ep = race.epoch
         w_ep, w_tid, r_ep, r_tid = race.w_ep, race.w_tid, race.r_ep, race.r_tid
-        for w in range(a >> 2, (a + size + 3) >> 2):
+        for w in range(a >> 1, (a + size + 1) >> 1):
             if w_ep[w] == ep and w_tid[w] != tl:
-                raise SimFault("shared race: thread %d reads word %d (byte %d) written by thread %d since the "
-                               "last barrier" % (tl, w, 4 * w, w_tid[w]))
+                raise SimFault("shared race: thread %d reads byte %d written by thread %d since the "
+                               "last barrier" % (tl, 2 * w, w_tid[w]))
             if r_ep[w] == ep:
                 if r_tid[w] != tl:
                     r_tid[w] = -1
@@ -1357,13 +1447,13 @@ def _make_race_st(smem, race):
             raise SimFault("shared store of %d bytes at %d out of range or misaligned" % (size, a))
         ep = race.epoch
         w_ep, w_tid, r_ep, r_tid = race.w_ep, race.w_tid, race.r_ep, race.r_tid
-        for w in range(a >> 2, (a + size + 3) >> 2):
+        for w in range(a >> 1, (a + size + 1) >> 1):
             if w_ep[w] == ep and w_tid[w] != tl:
-                raise SimFault("shared race: threads %d and %d both write word %d (byte %d) between barriers"
-                               % (w_tid[w], tl, w, 4 * w))
+                raise SimFault("shared race: threads %d and %d both write byte %d between barriers"
+                               % (w_tid[w], tl, 2 * w))
             if r_ep[w] == ep and r_tid[w] != tl:
-                raise SimFault("shared race: thread %d writes word %d (byte %d) read by thread %s since the "
-                               "last barrier" % (tl, w, 4 * w, r_tid[w] if r_tid[w] >= 0 else "(several)"))
+                raise SimFault("shared race: thread %d writes byte %d read by thread %s since the "
+                               "last barrier" % (tl, 2 * w, r_tid[w] if r_tid[w] >= 0 else "(several)"))
             w_ep[w] = ep
             w_tid[w] = tl
         pack(smem, a, *vals)
