@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "kernel_config.hpp"
+#include "tile_catalog.hpp"
 #include "param_space.hpp"
 
 namespace ptxblas::dispatch {
@@ -53,6 +55,18 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t);
+
+// The plan for a tile (either family) and kg chosen by the caller (ptxblas_force_tile).
+Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                    std::int64_t n, std::int64_t k, const gen::Tile& tile, int kg);
+
+// A tile this thread's GEMMs must use instead of the dispatcher's pick (benchmarks: the oracle
+// search of ptxblas-bench); empty clears. Illegal for a call's type: that call is not served.
+struct ForcedTile {
+  gen::Tile tile;
+  int kg = 1;
+};
+void force_tile(const std::optional<ForcedTile>& t);
 
 // The same with a plan chosen by the caller (the tuner's benchmark); refuses an illegal one.
 Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan);

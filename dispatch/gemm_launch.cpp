@@ -167,6 +167,12 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
 
 }  // namespace
 
+namespace {
+thread_local std::optional<ForcedTile> t_forced;
+}  // namespace
+
+void force_tile(const std::optional<ForcedTile>& t) { t_forced = t; }
+
 Outcome run_gemm(const GemmCall& call) {
   Outcome out;
   const CudaDriver* d = nullptr;
@@ -174,7 +180,14 @@ Outcome run_gemm(const GemmCall& call) {
   DeviceInfo dev;
   if (!prepare(call, d, ctx, dev, out)) return out;
   Plan plan;
-  if (model::Picker* picker = picker_for(dev)) {
+  if (t_forced) {
+    plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t_forced->tile,
+                          t_forced->kg);
+    if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
+      out.detail = "forced tile illegal for this call: " + why;
+      return out;
+    }
+  } else if (model::Picker* picker = picker_for(dev)) {
     const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
     plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                             picker->pick(problem));

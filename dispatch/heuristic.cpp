@@ -51,6 +51,28 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   return p;
 }
 
+namespace {
+
+// kg slices of whole K-steps, within the limits the heuristic's own split respects (a plan that
+// does not meet them runs unsplit).
+void split_k(Plan& p, std::int64_t m, std::int64_t n, std::int64_t k, int kg) {
+  const gen::KernelConfig& c = p.config;
+  p.kchunk = k;
+  const bool split_fits = m <= ((std::int64_t{1} << 31) - 1) / std::max<std::int64_t>(n, 1) &&
+                          n <= 65535 * static_cast<std::int64_t>(c.nl) &&
+                          kg * m * n * gen::compute_bytes(c.data) <= kMaxWorkspaceBytes;
+  if (kg > 1 && k > 0 && split_fits) {
+    p.kchunk = ceil_div(ceil_div(k, kg), c.u) * c.u;
+    p.kg = static_cast<int>(ceil_div(k, p.kchunk));
+    if (p.kg < 2) {
+      p.kg = 1;
+      p.kchunk = k;
+    }
+  }
+}
+
+}  // namespace
+
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t) {
   Plan p;
@@ -59,20 +81,19 @@ Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op
   p.config.op_a = op_a;
   p.config.op_b = op_b;
   p.config = gen::apply_tuning(p.config, t);
-  p.kchunk = k;
-  // The same limits as the heuristic's split (the picker only offers tunings that meet them; a
-  // caller-made plan that does not falls back to one slice).
-  const bool split_fits = m <= ((std::int64_t{1} << 31) - 1) / std::max<std::int64_t>(n, 1) &&
-                          n <= 65535 * static_cast<std::int64_t>(t.nl) &&
-                          t.kg * m * n * gen::compute_bytes(data) <= kMaxWorkspaceBytes;
-  if (t.kg > 1 && k > 0 && split_fits) {
-    p.kchunk = ceil_div(ceil_div(k, t.kg), t.u) * t.u;
-    p.kg = static_cast<int>(ceil_div(k, p.kchunk));
-    if (p.kg < 2) {
-      p.kg = 1;
-      p.kchunk = k;
-    }
-  }
+  split_k(p, m, n, k, t.kg);
+  return p;
+}
+
+Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                    std::int64_t n, std::int64_t k, const gen::Tile& tile, int kg) {
+  Plan p;
+  p.config.data = data;
+  p.config.scalar_f16 = scalar_f16;
+  p.config.op_a = op_a;
+  p.config.op_b = op_b;
+  p.config = gen::canonical(gen::with_tile(p.config, tile));
+  split_k(p, m, n, k, kg);
   return p;
 }
 

@@ -167,8 +167,8 @@ def bench_section(csv_path, info, rc):
               "TFLOP/s count 2mnk (8mnk for complex). Floor: max(bytes / 3.0 TB/s, flops / peak), peaks "
               "S/C/D/Z 66.9, H 989 TFLOP/s; \"time / floor\" is ptxblas's time over it.", "",
               "| type | ops | m | n | k | name | ptxblas TFLOP/s | cuBLAS TFLOP/s | ratio | time / floor | check"
-              " | config |",
-              "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |"]
+              " | config | oracle TFLOP/s | oracle config |",
+              "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |"]
     per_type = {}
     at_least = 0
     for r in rows:
@@ -182,8 +182,11 @@ def bench_section(csv_path, info, rc):
         key = (r["type"], r["transa"], r["transb"], r["m"], r["n"], r["k"], r["name"])
         check = info["checks"].get(key, "?")
         config = neutral(r["config"]).replace("|", "\\|")
+        oracle = number(r.get("oracle_tflops") or "nan")
+        oracle_config = neutral(r.get("oracle_config") or "").replace("|", "\\|")
         lines.append(f"| {r['type']} | {r['transa']}{r['transb']} | {r['m']} | {r['n']} | {r['k']} | {r['name']} "
-                     f"| {ptx:.2f} | {ref:.2f} | {ratio:.3f} | {over_floor:.1f} | {check} | `{config}` |")
+                     f"| {ptx:.2f} | {ref:.2f} | {ratio:.3f} | {over_floor:.1f} | {check} | `{config}` "
+                     f"| {oracle:.2f} | `{oracle_config}` |")
     geo = ", ".join(f"{t} {math.exp(sum(v) / len(v)):.3f}" for t, v in sorted(per_type.items()))
     lines += ["", f"Summary: geometric mean of ratio per type: {geo or 'none'}; "
               f"ptxblas ≥ cuBLAS on {at_least} of {len(rows)} shapes."]

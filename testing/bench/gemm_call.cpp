@@ -20,6 +20,7 @@ struct PtxblasEntries {
   decltype(&cublasZgemm_v2) z = nullptr;
   decltype(&cublasHgemm) h = nullptr;
   decltype(&::ptxblas_last_call) last_call = nullptr;
+  decltype(&::ptxblas_force_tile) force_tile = nullptr;
 };
 PtxblasEntries g_ptx;
 
@@ -92,7 +93,10 @@ void load_ptxblas(const std::string& path) {
   resolve(lib, "cublasZgemm_v2", g_ptx.z);
   resolve(lib, "cublasHgemm", g_ptx.h);
   resolve(lib, "ptxblas_last_call", g_ptx.last_call);
+  resolve(lib, "ptxblas_force_tile", g_ptx.force_tile);
 }
+
+bool force_ptxblas_tile(const std::string& spec) { return g_ptx.force_tile(spec.c_str()) == 0; }
 
 std::string last_ptxblas_call() {
   const char* s = g_ptx.last_call ? g_ptx.last_call() : nullptr;

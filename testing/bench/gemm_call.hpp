@@ -23,6 +23,9 @@ void load_ptxblas(const std::string& path);
 // "error: ..." or "none".
 std::string last_ptxblas_call();
 
+// ptxblas_force_tile on this thread ("" restores the dispatcher); false for a malformed spec.
+bool force_ptxblas_tile(const std::string& spec);
+
 struct Operands {
   const void* a;
   const void* b;

@@ -96,6 +96,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.run.warmup, "untimed calls per implementation first")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--oracle-ms", o.run.oracle_ms,
+                 "oracle column: brute-force search over candidate tiles, about this many ms per shape (0: off)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
   app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
       ->capture_default_str();
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
   std::printf("library %s\nsuite %s (%zu shapes)  seed %llu\n", o.library.c_str(), o.suite.c_str(), shapes.size(),
               static_cast<unsigned long long>(o.seed));
 
+  o.run.multiprocessors = prop.multiProcessorCount;
   bench::CallTimer timer(stream);
   bench::Bench b{handle, stream, timer, static_cast<std::size_t>(prop.l2CacheSize), o.seed, o.run};
   bench::CsvFile csv(o.csv);

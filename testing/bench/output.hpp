@@ -2,6 +2,7 @@
 // ends) and the aligned table on stdout. scripts/write_report.py reads both.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -16,6 +17,8 @@ struct Result {
   std::string check;     // ok, MISMATCH, FORWARDED or ERROR
   std::string config;    // ptxblas_last_call() of the correctness run (or the first failing call)
   double spread;         // largest relative difference between two timing rounds of one implementation
+  double oracle_tflops = std::nan("");  // best candidate of the oracle search (NaN: not run)
+  std::string oracle_config;            // its kernel, "(of N candidates)"
 };
 
 class CsvFile {

@@ -18,6 +18,8 @@ struct RunOptions {
   int reps = 0;           // per implementation; 0: about budget_ms each, 5..200
   double budget_ms = 200;
   int warmup = 2;
+  double oracle_ms = 0;  // time budget of the oracle search per shape; 0: no oracle column
+  int multiprocessors = 132;
 };
 
 struct Bench {

@@ -111,4 +111,9 @@ int describe(const char* type, char transa, char transb, std::int64_t m, std::in
   return f(type, transa, transb, m, n, k, buf, buflen);
 }
 
+int force_tile(const char* spec) {
+  static const auto f = ptxblas_fn<decltype(&ptxblas_force_tile)>("ptxblas_force_tile");
+  return f(spec);
+}
+
 }  // namespace cpushim

@@ -41,5 +41,6 @@ bool driver_loadable();
 
 int describe(const char* type, char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, char* buf,
              std::size_t buflen);  // ptxblas_describe_gemm()
+int force_tile(const char* spec);  // ptxblas_force_tile()
 
 }  // namespace cpushim

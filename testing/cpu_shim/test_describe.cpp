@@ -150,3 +150,21 @@ TEST(DescribePlan, NoSplitWhenTilesFillTheGpuOrKIsShallow) {
 
 }  // namespace
 }  // namespace cpushim
+
+namespace cpushim {
+namespace {
+
+// ptxblas_force_tile's spec: family, ML NL U MS NS VEC and an optional kg >= 1; NULL or "" clear.
+TEST(ForceTile, ParsesSpecs) {
+  EXPECT_EQ(force_tile("mma 128 64 16 32 32 1"), 0);
+  EXPECT_EQ(force_tile("simt 64 64 8 4 4 4 8"), 0);
+  EXPECT_EQ(force_tile(""), 0);
+  EXPECT_EQ(force_tile(nullptr), 0);
+  EXPECT_EQ(force_tile("wgmma 128 64 16 32 32 1"), -1);
+  EXPECT_EQ(force_tile("mma 128 64 16"), -1);
+  EXPECT_EQ(force_tile("simt 64 64 8 4 4 4 0"), -1);
+  EXPECT_EQ(force_tile("bogus"), -1);
+}
+
+}  // namespace
+}  // namespace cpushim

@@ -1,0 +1,29 @@
+// ptxblas_force_tile: benchmarks (ptxblas-bench's oracle column) run one tile on the calling
+// thread's GEMMs instead of the dispatcher's pick.
+#include <cstdio>
+#include <cstring>
+
+#include "export.hpp"
+#include "gemm_call.hpp"
+#include "ptxblas/ptxblas.h"
+
+PTXBLAS_EXPORT int ptxblas_force_tile(const char* spec) {
+  using ptxblas::dispatch::ForcedTile;
+  if (!spec || !*spec) {
+    ptxblas::dispatch::force_tile(std::nullopt);
+    return 0;
+  }
+  char family[8] = {};
+  ForcedTile t{};
+  int kg = 1;
+  const int got = std::sscanf(spec, "%7s %d %d %d %d %d %d %d", family, &t.tile.ml, &t.tile.nl, &t.tile.u,
+                              &t.tile.ms, &t.tile.ns, &t.tile.vec, &kg);
+  if (got < 7 || kg < 1) return -1;
+  if (!std::strcmp(family, "mma"))
+    t.tile.family = ptxblas::gen::Family::Mma;
+  else if (std::strcmp(family, "simt"))
+    return -1;
+  t.kg = kg;
+  ptxblas::dispatch::force_tile(t);
+  return 0;
+}

@@ -1,0 +1,16 @@
+// The oracle column: a brute-force search over candidate tiles (both instruction families, several
+// K-steps) and K splits, each forced through ptxblas_force_tile and timed, within a time budget.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "suite.hpp"
+
+namespace bench {
+
+// ptxblas_force_tile specs for the shape, most promising first: each tile unsplit, then with
+// kg = 2, 4, ... up to about two blocks per SM when the tile alone leaves SMs idle.
+std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors);
+
+}  // namespace bench
