@@ -34,10 +34,11 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   p.config = gen::canonical(gen::with_tile(p.config, pick));
   p.kchunk = k;
 
-  // Two blocks per SM are wanted; slices come from K when the tiles alone are too few.
+  // Four blocks per SM are wanted (the oracle's K splits on skinny and deep-K shapes of the public
+  // suite land there); slices come from K when the tiles alone are too few.
   const std::int64_t blocks = ceil_div(m, pick.ml) * ceil_div(n, pick.nl);
   if (blocks <= 0 || k <= 0) return p;  // empty problem: nothing to split
-  const std::int64_t want = ceil_div(2 * multiprocessors, blocks);
+  const std::int64_t want = ceil_div(4 * multiprocessors, blocks);
   std::int64_t kg = std::min({want, k / kMinSliceK, std::int64_t{kMaxSlices}});
   const bool small_c = m <= ((std::int64_t{1} << 31) - 1) / n;  // m * n < 2^31, without overflow
   if (kg < 2 || !small_c || n > 65535 * pick.nl) return p;

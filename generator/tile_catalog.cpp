@@ -11,12 +11,13 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   static const std::vector<Tile> f32_like = {
       {128, 128, 8, 8, 8, 4}, {64, 64, 8, 4, 4, 4}, {32, 32, 8, 2, 2, 2}};
   static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2}, {64, 32, 8, 4, 2, 2}, {32, 32, 8, 2, 2, 2}};
-  static const std::vector<Tile> f64 = {
-      {128, 64, 8, 32, 32, 1, M}, {64, 64, 8, 32, 32, 1, M}, {32, 32, 8, 16, 16, 1, M}};
-  static const std::vector<Tile> c64 = {
-      {64, 64, 8, 32, 16, 1, M}, {64, 32, 8, 16, 16, 1, M}, {32, 32, 8, 16, 16, 1, M}};
+  // The mma tiles are the oracle's winners on the H100 (docs/perf-notes.md §8): 64x64 blocks
+  // beat 128x64 for f64 at every size from 2048 up, 64x32 for c64; deeper K-steps pay on skinny
+  // and deep-K shapes, and for f16 on large ones.
+  static const std::vector<Tile> f64 = {{64, 64, 8, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
+  static const std::vector<Tile> c64 = {{64, 32, 8, 16, 16, 1, M}, {32, 32, 16, 16, 16, 1, M}};
   static const std::vector<Tile> half = {
-      {128, 128, 16, 64, 32, 1, M}, {64, 64, 16, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
+      {128, 128, 32, 64, 32, 1, M}, {64, 64, 16, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
   switch (t) {
     case DataType::F64: return f64;
     case DataType::C32: return c32;

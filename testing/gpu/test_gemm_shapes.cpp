@@ -90,7 +90,10 @@ TEST_P(GemmShapes, MultiBlockShapes) {
     if (p != std::string::npos) tiles.insert(r.kernel.substr(p + 1, r.kernel.find('_', p + 1) - p - 1));
     ++i;
   }
-  EXPECT_GE(tiles.size(), 3u) << "the larger tiles never ran";
+  // generator/tile_catalog.cpp: three tiles for f32, c32, f16 and bf16, two for f64 and c64.
+  const Entry& e = entry_named(GetParam());
+  const std::size_t catalogued = e.elem == Elem::F64 || e.elem == Elem::C64 ? 2 : 3;
+  EXPECT_GE(tiles.size(), catalogued) << "the larger tiles never ran";
 }
 
 // K = 0 (C = beta C), m or n = 0 (nothing written), 1x1x1, alpha = 0, beta = 0 with NaN in C.

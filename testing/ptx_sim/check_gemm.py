@@ -116,12 +116,12 @@ def tile_lists(gen, flag):
 # Mirror of generator/tile_catalog.cpp for --ptx-dir runs (no generator to ask).
 M = True
 CATALOG = {
-    "h": [(128, 128, 16, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
-    "b": [(128, 128, 16, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
+    "h": [(128, 128, 32, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
+    "b": [(128, 128, 32, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
     "s": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
-    "d": [(128, 64, 8, 32, 32, 1, M), (64, 64, 8, 32, 32, 1, M), (32, 32, 8, 16, 16, 1, M)],
+    "d": [(64, 64, 8, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
     "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
-    "z": [(64, 64, 8, 32, 16, 1, M), (64, 32, 8, 16, 16, 1, M), (32, 32, 8, 16, 16, 1, M)],
+    "z": [(64, 32, 8, 16, 16, 1, M), (32, 32, 16, 16, 16, 1, M)],
 }
 
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
@@ -266,7 +266,7 @@ MUTATIONS = [
      "op C: conjugate of B dropped"),
     ("simt_s_tn_32x32x8_2x2_v2", "@!%v_p_alpha_dev bra L_alpha_ready;", "bra L_alpha_ready;", True,
      "device alpha ignored (host value used)"),
-    ("mma_d_nt_32x32x8_16x16", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
+    ("mma_d_nt_32x32x16_16x16", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
      "split-K: every slice written to slice 0 of the workspace"),
     ("splitk_reduce_z", "add.s32 %v_z, %v_z, 1;", "add.s32 %v_z, %v_z, 2;", True,
      "split-K reduction skips every other slice"),
@@ -285,9 +285,9 @@ MUTATIONS = [
      "m16n8k16: A fragment registers (row + 8, k + 8) swapped"),
     ("mma_h_nn_32x32x16_16x16", "add.s32 %v_ri1, %v_rowbase, 8;", "add.s32 %v_ri1, %v_rowbase, 16;", False,
      "mma epilogue: second accumulator row written 16 rows down instead of 8"),
-    ("mma_z_cn_32x32x8_16x16", "neg.f64 %v_fb0_ni, %v_fb0_i;", "mov.f64 %v_fb0_ni, %v_fb0_i;", False,
+    ("mma_z_cn_32x32x16_16x16", "neg.f64 %v_fb0_ni, %v_fb0_i;", "mov.f64 %v_fb0_ni, %v_fb0_i;", False,
      "complex DMMA: sign of ai*bi"),
-    ("mma_d_tn_32x32x8_16x16", "  bar.sync 0;\n  add.s64", "  add.s64", True,
+    ("mma_d_tn_32x32x16_16x16", "  bar.sync 0;\n  add.s64", "  add.s64", True,
      "mma kernel: first bar.sync of the K loop removed (shared-memory RAW race)"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
