@@ -61,6 +61,8 @@ std::string kernel_name(const KernelConfig& c) {
   s += '_' + std::to_string(c.ml) + 'x' + std::to_string(c.nl) + 'x' + std::to_string(c.u) + '_' +
        std::to_string(c.ms) + 'x' + std::to_string(c.ns);
   if (c.vec > 1) s += "_v" + std::to_string(c.vec);
+  if (c.store_pad) s += "_p";
+  if (c.stages > 1) s += "_s" + std::to_string(c.stages);
   return s;
 }
 

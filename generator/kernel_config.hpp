@@ -25,6 +25,11 @@ struct KernelConfig {
                                 // Mma: warp tile (each warp owns one ms x ns block of C)
   int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
   Family family = Family::Simt;
+  // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one.
+  int stages = 1;
+  // mma only: pad the rows of an operand copied along M/N for conflict-free shared stores
+  // (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.
+  bool store_pad = false;
 
   int threads() const { return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1); }
   bool operator==(const KernelConfig&) const = default;

@@ -12,7 +12,7 @@ int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 int smem_array_bytes(const KernelConfig& c, Operand which) {
   const LoadPlan p = make_load_plan(c, which);
-  return round_up(p.smem_rows * p.smem_stride * shared_bytes(c), 16);
+  return round_up(p.smem_rows * p.smem_stride * shared_bytes(c), 16) * std::max(1, c.stages);
 }
 
 // Fragment registers of one K-step of an mma kernel: f64 one per fragment (two words); c64 both
@@ -42,13 +42,13 @@ Resources predict_resources(const KernelConfig& c) {
     // f64 fragments and accumulators sit in aligned register pairs (c64: two pairs), which
     // leaves ptxas some unusable holes.
     const int pairs = c.data == DataType::C64 ? 16 : c.data == DataType::F64 ? 8 : 0;
-    r.regs_predicted = acc + mma_fragment_words(c) + prefetch + 2 * slots + 24 + pairs;
+    r.regs_predicted = acc + mma_fragment_words(c) + prefetch + 2 * slots + 24 + pairs + (c.stages > 1 ? 4 : 0);
     return r;
   }
   const int acc = c.ms * c.ns * w;
   // Complex products also keep B's negated imaginary parts.
   const int frag = (c.ms + c.ns) * w + (is_complex(c.data) ? c.ns * w / 2 : 0);
-  r.regs_predicted = acc + frag + prefetch + 2 * slots + 16;
+  r.regs_predicted = acc + frag + prefetch + 2 * slots + 16 + (c.stages > 1 ? 4 : 0);
   return r;
 }
 
@@ -60,6 +60,8 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
+  if (c.stages != 1 && c.stages != 2) return "stages must be 1 or 2";
+  if (c.store_pad && c.family != Family::Mma) return "store_pad is for mma tiles";
   if (c.family == Family::Mma) {
     if (!mma_supported(c.data)) return "no exact mma instruction for this type";
     if (c.vec != 1) return "mma kernels take vec 1";

@@ -127,7 +127,9 @@ class Emitter {
   }
 
  private:
-  int smem_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }
+  // One stage of an operand's shared tile, in bytes; the array holds c_.stages of them.
+  int stage_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }
+  int smem_size(const LoadPlan& p) const { return stage_size(p) * c_.stages; }
 
   std::string r(const std::string& type, const std::string& name) { return w_.reg(type, name); }
   std::string ct(const std::string& name) { return r(t_.ct, name); }
@@ -359,14 +361,14 @@ class Emitter {
   }
 
   // Widen (f16/bf16 -> f32), conjugate (op C) and store the staged tile into shared memory.
-  void store_tile(Operand which) {
+  void store_tile(Operand which, const std::string& base) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
     const bool conj = t_.cplx && (which == Operand::A ? c_.op_a : c_.op_b) == Op::C;
     for (int j = 0; j < slots_[w]; ++j) {
       const std::string s = x + num(j);
       const auto v = staged(s);
-      const std::string addr = "[%" + x + "_sbase+" + num(smem_off_[w][j]) + "]";
+      const std::string addr = "[" + base + "+" + num(smem_off_[w][j]) + "]";
       if (sb_ == 2) {  // mma: f16/bf16 as stored
         ins("st.shared.b16 " + addr + ", " + v[0]);
       } else if (t_.data == DataType::F16) {
@@ -433,9 +435,9 @@ class Emitter {
     const std::string f = "fma.rn." + t_.ct + " ";
     for (int kk = 0; kk < c_.u; ++kk) {
       for (int i = 0; i < c_.ms; i += c_.vec)
-        load_frags("a", i, "%ra", (kk * (c_.ml + pa.smem_pad) + tile_offset(i, tx_count)) * t_.cb);
+        load_frags("a", i, ra_, (kk * (c_.ml + pa.smem_pad) + tile_offset(i, tx_count)) * t_.cb);
       for (int j = 0; j < c_.ns; j += c_.vec)
-        load_frags("b", j, "%rb", (kk * (c_.nl + pb.smem_pad) + tile_offset(j, ty_count)) * t_.cb);
+        load_frags("b", j, rb_, (kk * (c_.nl + pb.smem_pad) + tile_offset(j, ty_count)) * t_.cb);
       if (t_.cplx)
         for (int j = 0; j < c_.ns; ++j)
           ins("neg." + t_.ct + " " + ct("fb" + num(j) + "_ni") + ", %fb" + num(j) + "_i");
@@ -458,8 +460,8 @@ class Emitter {
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
     const bool half = sb_ == 2;
     const int fm = c_.ms / (half ? 16 : 8), fn = c_.ns / 8;
-    auto addr = [&](const char* base, const LoadPlan& p, int row, int k) {
-      return "[" + std::string(base) + "+" + num((row * p.smem_stride + k) * sb_) + "]";
+    auto addr = [&](const std::string& base, const LoadPlan& p, int row, int k) {
+      return "[" + base + "+" + num((row * p.smem_stride + k) * sb_) + "]";
     };
     auto d = [&](int i, int j, bool im) { return im ? acc(i, j).im : acc(i, j).re; };
     for (int kk = 0; kk < c_.u; kk += mma_k(t_.data)) {
@@ -468,11 +470,11 @@ class Emitter {
         for (int fi = 0; fi < fm; ++fi)
           for (int part = 0; part < 4; ++part)
             ins("ld.shared.b32 " + r("b32", "fa" + num(fi) + "_" + num(part)) + ", " +
-                addr("%ra", pa, 16 * fi + 8 * (part & 1), kk + 8 * (part >> 1)));
+                addr(ra_, pa, 16 * fi + 8 * (part & 1), kk + 8 * (part >> 1)));
         for (int fj = 0; fj < fn; ++fj)
           for (int part = 0; part < 2; ++part)
             ins("ld.shared.b32 " + r("b32", "fb" + num(fj) + "_" + num(part)) + ", " +
-                addr("%rb", pb, 8 * fj, kk + 8 * part));
+                addr(rb_, pb, 8 * fj, kk + 8 * part));
         const std::string kind = t_.data == DataType::BF16 ? "bf16" : "f16";
         for (int fi = 0; fi < fm; ++fi)
           for (int fj = 0; fj < fn; ++fj) {
@@ -490,17 +492,17 @@ class Emitter {
       for (int fi = 0; fi < fm; ++fi) {
         const Value f = frag("a", fi);
         if (t_.cplx)
-          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr("%ra", pa, 8 * fi, kk));
+          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr(ra_, pa, 8 * fi, kk));
         else
-          ins("ld.shared.f64 " + f.re + ", " + addr("%ra", pa, 8 * fi, kk));
+          ins("ld.shared.f64 " + f.re + ", " + addr(ra_, pa, 8 * fi, kk));
       }
       for (int fj = 0; fj < fn; ++fj) {
         const Value f = frag("b", fj);
         if (t_.cplx) {
-          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr("%rb", pb, 8 * fj, kk));
+          ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr(rb_, pb, 8 * fj, kk));
           ins("neg.f64 " + ct("fb" + num(fj) + "_ni") + ", " + f.im);
         } else {
-          ins("ld.shared.f64 " + f.re + ", " + addr("%rb", pb, 8 * fj, kk));
+          ins("ld.shared.f64 " + f.re + ", " + addr(rb_, pb, 8 * fj, kk));
         }
       }
       for (int fi = 0; fi < fm; ++fi)
@@ -545,9 +547,10 @@ class Emitter {
     }
     load_tile(Operand::A);
     load_tile(Operand::B);
+    if (c_.stages > 1) return double_buffered_loop();
     w_.label("L_k_loop");
-    store_tile(Operand::A);
-    store_tile(Operand::B);
+    store_tile(Operand::A, "%a_sbase");
+    store_tile(Operand::B, "%b_sbase");
     ins("bar.sync 0");
     advance_pointers(Operand::A);
     advance_pointers(Operand::B);
@@ -555,6 +558,40 @@ class Emitter {
     load_tile(Operand::A);
     load_tile(Operand::B);
     compute_tile();
+    ins("bar.sync 0");
+    ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
+    ins("@%p_more bra L_k_loop");
+  }
+
+  // Two shared stages: each K-step multiplies one stage while the next tile goes from registers
+  // into the other, so one barrier per K-step suffices (the stage written was last read before
+  // the previous barrier).
+  void double_buffered_loop() {
+    const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+    const std::string oa = r("u32", "stage_a"), ob = r("u32", "stage_b");  // byte offset of the stage in use
+    const std::string sa = r("u32", "a_snext"), sbn = r("u32", "b_snext");
+    store_tile(Operand::A, "%a_sbase");
+    store_tile(Operand::B, "%b_sbase");
+    ins("bar.sync 0");
+    ins("mov.u32 " + oa + ", 0");
+    ins("mov.u32 " + ob + ", 0");
+    ra_ = r("u32", "ra_cur");
+    rb_ = r("u32", "rb_cur");
+    w_.label("L_k_loop");
+    advance_pointers(Operand::A);
+    advance_pointers(Operand::B);
+    ins("sub.s32 %krem, %krem, " + num(c_.u));
+    load_tile(Operand::A);
+    load_tile(Operand::B);
+    ins("add.u32 " + ra_ + ", %ra, " + oa);
+    ins("add.u32 " + rb_ + ", %rb, " + ob);
+    compute_tile();
+    ins("sub.u32 " + oa + ", " + num(stage_size(pa)) + ", " + oa);
+    ins("sub.u32 " + ob + ", " + num(stage_size(pb)) + ", " + ob);
+    ins("add.u32 " + sa + ", %a_sbase, " + oa);
+    ins("add.u32 " + sbn + ", %b_sbase, " + ob);
+    store_tile(Operand::A, sa);
+    store_tile(Operand::B, sbn);
     ins("bar.sync 0");
     ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
     ins("@%p_more bra L_k_loop");
@@ -724,6 +761,7 @@ class Emitter {
   int sm_;
   bool mma_;
   int sb_;  // bytes per shared-memory element
+  std::string ra_ = "%ra", rb_ = "%rb";  // fragment base addresses of the stage being multiplied
   PtxWriter w_;
   Value alpha_, beta_;
   std::vector<int> smem_off_[2];

@@ -36,6 +36,8 @@ KernelConfig with_tile(KernelConfig c, const Tile& t) {
   c.ns = t.ns;
   c.vec = t.vec;
   c.family = t.family;
+  c.store_pad = t.store_pad;
+  c.stages = t.stages;
   return c;
 }
 

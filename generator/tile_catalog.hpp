@@ -11,6 +11,8 @@ namespace ptxblas::gen {
 struct Tile {
   int ml, nl, u, ms, ns, vec;
   Family family = Family::Simt;
+  bool store_pad = false;
+  int stages = 1;
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);

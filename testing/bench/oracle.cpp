@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <string>
 
 namespace bench {
 namespace {
@@ -9,29 +11,46 @@ namespace {
 struct Tile {
   const char* family;
   int ml, nl, u, ms, ns, vec;
+  int store_pad = 0, stages = 1;
 };
 
-// Per type: the catalog's tiles, the other family's, and deeper K-steps.
+// Each tile as catalogued, and with store_pad (mma) and two shared stages.
+void with_variants(std::vector<Tile>& out, Tile t) {
+  const bool mma = std::string(t.family) == "mma";
+  for (int stages : {1, 2})
+    for (int pad : mma ? std::initializer_list<int>{0, 1} : std::initializer_list<int>{0}) {
+      t.store_pad = pad;
+      t.stages = stages;
+      out.push_back(t);
+    }
+}
+
+// Per type: the catalog's tiles with their pipeline variants first, then other shapes.
 std::vector<Tile> tiles_for(char type) {
+  std::vector<Tile> out;
+  auto add = [&](std::initializer_list<Tile> ts) {
+    for (const Tile& t : ts) with_variants(out, t);
+  };
   switch (type) {
     case 'S':
+      add({{"simt", 128, 128, 8, 8, 8, 4}, {"simt", 64, 64, 8, 4, 4, 4}, {"simt", 32, 32, 8, 2, 2, 2},
+           {"simt", 32, 32, 16, 2, 2, 2}, {"simt", 128, 64, 8, 8, 4, 4}});
+      break;
     case 'C':
-      return {{"simt", 128, 128, 8, 8, 8, 4}, {"simt", 64, 64, 8, 4, 4, 4},  {"simt", 32, 32, 8, 2, 2, 2},
-              {"simt", 128, 64, 8, 8, 4, 4},  {"simt", 64, 64, 8, 4, 4, 2},  {"simt", 64, 32, 8, 4, 2, 2},
-              {"simt", 32, 32, 16, 2, 2, 2},  {"simt", 16, 16, 16, 1, 1, 1}};
+      add({{"simt", 64, 64, 8, 4, 4, 2}, {"simt", 64, 32, 8, 4, 2, 2}, {"simt", 32, 32, 8, 2, 2, 2}});
+      break;
     case 'D':
-      return {{"mma", 128, 64, 8, 32, 32, 1},  {"mma", 64, 64, 8, 32, 32, 1},  {"mma", 32, 32, 8, 16, 16, 1},
-              {"mma", 128, 64, 16, 32, 32, 1}, {"mma", 64, 64, 16, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1},
-              {"mma", 64, 32, 16, 32, 16, 1},  {"simt", 128, 64, 8, 8, 4, 2},  {"simt", 32, 32, 8, 2, 2, 2}};
+      add({{"mma", 64, 64, 8, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 16, 32, 32, 1},
+           {"mma", 128, 64, 16, 32, 32, 1}});
+      break;
     case 'Z':
-      return {{"mma", 64, 64, 8, 32, 16, 1},  {"mma", 64, 32, 8, 16, 16, 1},  {"mma", 32, 32, 8, 16, 16, 1},
-              {"mma", 64, 64, 16, 32, 16, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 32, 16, 32, 16, 1},
-              {"simt", 64, 64, 4, 4, 4, 1},   {"simt", 32, 32, 8, 2, 2, 1}};
+      add({{"mma", 64, 32, 8, 16, 16, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 8, 32, 16, 1}});
+      break;
     default:  // H
-      return {{"mma", 128, 128, 16, 64, 32, 1}, {"mma", 64, 64, 16, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1},
-              {"mma", 128, 128, 32, 64, 32, 1}, {"mma", 128, 64, 32, 64, 32, 1}, {"mma", 64, 64, 32, 32, 32, 1},
-              {"mma", 128, 64, 16, 32, 32, 1},  {"mma", 32, 32, 32, 16, 16, 1}, {"simt", 128, 128, 8, 8, 8, 4}};
+      add({{"mma", 128, 128, 32, 64, 32, 1}, {"mma", 64, 64, 16, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1},
+           {"mma", 64, 64, 32, 32, 32, 1}});
   }
+  return out;
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -44,11 +63,12 @@ std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors) 
     const std::string base = std::string(t.family) + " " + std::to_string(t.ml) + " " + std::to_string(t.nl) + " " +
                              std::to_string(t.u) + " " + std::to_string(t.ms) + " " + std::to_string(t.ns) + " " +
                              std::to_string(t.vec);
-    out.push_back(base + " 1");
+    const std::string pipeline = " " + std::to_string(t.store_pad) + " " + std::to_string(t.stages);
+    out.push_back(base + " 1" + pipeline);
     const std::int64_t blocks = ceil_div(s.m, t.ml) * ceil_div(s.n, t.nl);
     const std::int64_t want = ceil_div(2 * multiprocessors, std::max<std::int64_t>(blocks, 1));
     for (std::int64_t kg = 2; kg <= std::min<std::int64_t>(256, 2 * want) && kg * 2 * t.u <= s.k; kg *= 2)
-      out.push_back(base + " " + std::to_string(kg));
+      out.push_back(base + " " + std::to_string(kg) + pipeline);
   }
   return out;
 }

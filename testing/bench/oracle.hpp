@@ -1,5 +1,6 @@
 // The oracle column: a brute-force search over candidate tiles (both instruction families, several
-// K-steps) and K splits, each forced through ptxblas_force_tile and timed, within a time budget.
+// K-steps, pipeline variants) and K splits, each forced through ptxblas_force_tile and timed,
+// within a time budget.
 #pragma once
 
 #include <string>

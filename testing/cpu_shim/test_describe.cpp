@@ -158,6 +158,8 @@ namespace {
 TEST(ForceTile, ParsesSpecs) {
   EXPECT_EQ(force_tile("mma 128 64 16 32 32 1"), 0);
   EXPECT_EQ(force_tile("simt 64 64 8 4 4 4 8"), 0);
+  EXPECT_EQ(force_tile("mma 64 64 8 32 32 1 1 1 2"), 0);  // store_pad, two stages
+  EXPECT_EQ(force_tile("mma 64 64 8 32 32 1 1 2 1"), -1);  // store_pad is 0 or 1
   EXPECT_EQ(force_tile(""), 0);
   EXPECT_EQ(force_tile(nullptr), 0);
   EXPECT_EQ(force_tile("wgmma 128 64 16 32 32 1"), -1);

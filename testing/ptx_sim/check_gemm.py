@@ -38,29 +38,30 @@ from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
 
 
-# A tile: (ml, nl, u, ms, ns, vec, mma) — mma True for the tensor-core family (ms x ns is then
-# the warp tile).
+# A tile: (ml, nl, u, ms, ns, vec, mma, store_pad, stages) — mma True for the tensor-core family
+# (ms x ns is then the warp tile); shorter tuples take the defaults (simt, no store_pad, 1 stage).
 def tile7(x):
-    return tuple(x) + (False,) if len(x) == 6 else tuple(x)
+    return tuple(x) + (False, False, 1)[len(x) - 6:]
 
 
 def threads_of(tile):
-    ml, nl, u, ms, ns, vec, mma = tile
+    ml, nl, u, ms, ns, vec, mma = tile[:7]
     return (ml // ms) * (nl // ns) * (32 if mma else 1)
 
 
 def tile_label(tile):
-    return "%dx%dx%d_%dx%d_v%d" % tile[:6] + (" mma" if tile[6] else "")
+    return ("%dx%dx%d_%dx%d_v%d" % tile[:6] + (" mma" if tile[6] else "") + (" pad" if tile[7] else "") +
+            (" s%d" % tile[8] if tile[8] > 1 else ""))
 
 
 def kernel_name(t, opa, opb, tile, f16):
     """generator/kernel_config.cpp kernel_name() of the canonical configuration."""
     if not TYPES[t].cplx:
         opa, opb = opa.replace("c", "t"), opb.replace("c", "t")
-    ml, nl, u, ms, ns, vec, mma = tile
+    ml, nl, u, ms, ns, vec, mma, pad, stages = tile
     s = "%s_%s%s_%s%s_%dx%dx%d_%dx%d" % ("mma" if mma else "simt", t, "16" if f16 and t == "h" else "", opa, opb,
                                         ml, nl, u, ms, ns)
-    return s + ("_v%d" % vec if vec > 1 else "")
+    return s + ("_v%d" % vec if vec > 1 else "") + ("_p" if pad else "") + ("_s%d" % stages if stages > 1 else "")
 
 
 def reduce_name(t, f16):
@@ -68,9 +69,10 @@ def reduce_name(t, f16):
 
 
 def gemm_spec(t, opa, opb, tile, f16):
-    ml, nl, u, ms, ns, vec, mma = tile
-    return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "",
-                                                 ":mma" if mma else "")
+    ml, nl, u, ms, ns, vec, mma, pad, stages = tile
+    return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s%s%s%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "",
+                                                     ":mma" if mma else "", ":pad" if pad else "",
+                                                     ":s2" if stages == 2 else "")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -94,7 +96,7 @@ class Case:
         return {self.spec: self.kernel, self.reduce_spec: self.reduce} if self.reduce else {self.spec: self.kernel}
 
     def cost(self):
-        ml, nl, u, ms, ns, vec, mma = self.tile
+        ml, nl, u, ms, ns, vec, mma = self.tile[:7]
         blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg
         steps = -(-(self.kchunk or self.k) // u) if self.k else 0
         threads = threads_of(self.tile)
@@ -109,7 +111,7 @@ def tile_lists(gen, flag):
     for line in out.split("\n"):
         if line.strip():
             f = line.split()
-            tiles.setdefault(f[0], []).append(tuple(int(x) for x in f[1:7]) + (f[7] == "mma",))
+            tiles.setdefault(f[0], []).append(tuple(int(x) for x in f[1:7]) + (f[7] == "mma", f[8] == "1", int(f[9])))
     return tiles
 
 
@@ -130,13 +132,14 @@ CATALOG = {
 # The SIMT family of the types whose catalog is mma, and mma tiles with u = 2 mma steps, narrow
 # warp tiles and the [mn][k] copy without thread wrap-around.
 EXTRA_TILES = {
-    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1)],
+    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2, False, False, 2)],
     "d": [(32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
-          (16, 64, 8, 8, 32, 1, M)],
-    "c": [(128, 16, 8, 8, 2, 2)],
-    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M)],
-    "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M)],
-    "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M)],
+          (16, 64, 8, 8, 32, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2), (32, 32, 16, 16, 16, 1, M, True, 1)],
+    "c": [(128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
+    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2)],
+    "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
+          (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2)],
+    "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M), (32, 32, 16, 16, 16, 1, M, True, 1)],
 }
 
 
@@ -218,7 +221,7 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
     for i in range(fuzz if space else 0):
         t = "sdczhb"[i % 6]
         tile = frng.choice(space[t])
-        ml, nl, u, ms, ns, vec, mma = tile
+        ml, nl, u, ms, ns, vec = tile[:6]
         o = frng.choice(op_pairs(t))
         if frng.random() < 0.2:  # more than one block along both M and N
             m, n = ml + frng.randint(1, 8), nl + frng.randint(1, 8)
@@ -289,6 +292,10 @@ MUTATIONS = [
      "complex DMMA: sign of ai*bi"),
     ("mma_d_tn_32x32x16_16x16", "  bar.sync 0;\n  add.s64", "  add.s64", True,
      "mma kernel: first bar.sync of the K loop removed (shared-memory RAW race)"),
+    ("mma_d_tn_32x32x8_16x16_p_s2", "  bar.sync 0;\n  setp.gt.s32 %v_p_more", "  setp.gt.s32 %v_p_more", True,
+     "double buffer: the K loop's only barrier removed"),
+    ("simt_s_nt_32x32x8_2x2_v2_s2", "sub.u32 %v_stage_a, 1024, %v_stage_a;", "sub.u32 %v_stage_a, 0, %v_stage_a;",
+     True, "double buffer: A's stage offset not toggled"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),
@@ -298,7 +305,7 @@ MUTATIONS = [
 def _run_case(c, ptx_dir):
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 1)
-    ml, nl, u, ms, ns, vec, mma = c.tile
+    ml, nl, u, ms, ns, vec = c.tile[:6]
     m, n, k = c.m, c.n, c.k
     a_rows, a_cols = (m, k) if c.opa == "n" else (k, m)
     b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)

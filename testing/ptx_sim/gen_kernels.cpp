@@ -7,8 +7,9 @@
 //   ptxblas_ptx_sim_gen --space
 //       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored)
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma]   e.g. gemm:s:nt:32x32x8:2x2:2
-//              (mma: the tensor-core family, ms x ns the warp tile)
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma][:pad][:s2]
+//              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
+//              pad: store_pad; s2: two shared stages)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
 //                                                      t (triangle) b (blend); default lower
@@ -103,7 +104,7 @@ GeneratedKernel generate(const std::string& spec) {
     if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
     return generate_splitk_reduce(type_of(f[1]), f.size() == 3, kSm);
   }
-  if (f.size() < 6 || f.size() > 8 || f[0] != "gemm" || f[2].size() != 2)
+  if (f.size() < 6 || f.size() > 10 || f[0] != "gemm" || f[2].size() != 2)
     throw std::invalid_argument("bad gemm spec");
   KernelConfig c;
   c.data = type_of(f[1]);
@@ -121,6 +122,10 @@ GeneratedKernel generate(const std::string& spec) {
       c.scalar_f16 = true;
     else if (f[i] == "mma")
       c.family = Family::Mma;
+    else if (f[i] == "pad")
+      c.store_pad = true;
+    else if (f[i] == "s2")
+      c.stages = 2;
     else
       throw std::invalid_argument("bad gemm spec suffix '" + f[i] + "'");
   }
@@ -134,7 +139,8 @@ int main(int argc, char** argv) {
     for (DataType t : kTypes)
       for (const Tile& x : tile_catalog(t))
         std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
-                  << ' ' << x.vec << ' ' << (x.family == Family::Mma ? "mma" : "simt") << '\n';
+                  << ' ' << x.vec << ' ' << (x.family == Family::Mma ? "mma" : "simt") << ' ' << x.store_pad << ' '
+                  << x.stages << '\n';
     return 0;
   }
   if (argc == 2 && std::string(argv[1]) == "--space") {
@@ -142,7 +148,7 @@ int main(int argc, char** argv) {
       for (const Tuning& x : enumerate_space(t))
         if (x.kg == 1)
           std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
-                    << ' ' << x.vec << " simt\n";
+                    << ' ' << x.vec << " simt 0 1\n";
     return 0;
   }
   if (argc < 3) {
