@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 
 namespace bench {
@@ -16,9 +15,9 @@ struct Tile {
 
 // Each tile as catalogued, and with store_pad (mma) and two shared stages.
 void with_variants(std::vector<Tile>& out, Tile t) {
-  const bool mma = std::string(t.family) == "mma";
-  for (int stages : {1, 2})
-    for (int pad : mma ? std::initializer_list<int>{0, 1} : std::initializer_list<int>{0}) {
+  const int pads = std::string(t.family) == "mma" ? 2 : 1;
+  for (int stages = 1; stages <= 2; ++stages)
+    for (int pad = 0; pad < pads; ++pad) {
       t.store_pad = pad;
       t.stages = stages;
       out.push_back(t);
