@@ -7,24 +7,27 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   // register file. Types with an exact tensor-core instruction (f64 and c64 through DMMA, f16
   // and bf16 through m16n8k16 with f32 accumulation) use mma tiles instead: {ml, nl, u, warp
   // tile ms x ns, vec 1}.
+  // The tiles and their pipeline options (store_pad, two shared stages) are the oracle's winners
+  // on the H100 (docs/perf-notes.md §8, §9): 64x64 blocks beat 128x64 for f64 from 2048 up, 64x32
+  // for c64; deeper K-steps pay on skinny and deep-K shapes, and for f16 on large ones; two stages
+  // pay everywhere they were measured (+3% S, +20-25% D, Z, H on 4096 squares); store_pad for f16.
   constexpr Family M = Family::Mma;
-  static const std::vector<Tile> f32_like = {
-      {128, 128, 8, 8, 8, 4}, {64, 64, 8, 4, 4, 4}, {32, 32, 8, 2, 2, 2}};
+  constexpr bool P = true;
+  static const std::vector<Tile> f32 = {{128, 128, 8, 8, 8, 4, Family::Simt, false, 2},
+                                        {64, 64, 8, 4, 4, 4, Family::Simt, false, 2},
+                                        {32, 32, 8, 2, 2, 2, Family::Simt, false, 2}};
   static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2}, {64, 32, 8, 4, 2, 2}, {32, 32, 8, 2, 2, 2}};
-  // The mma tiles are the oracle's winners on the H100 (docs/perf-notes.md §8): 64x64 blocks
-  // beat 128x64 for f64 at every size from 2048 up, 64x32 for c64; deeper K-steps pay on skinny
-  // and deep-K shapes, and for f16 on large ones.
-  static const std::vector<Tile> f64 = {{64, 64, 8, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
-  static const std::vector<Tile> c64 = {{64, 32, 8, 16, 16, 1, M}, {32, 32, 16, 16, 16, 1, M}};
+  static const std::vector<Tile> f64 = {{64, 64, 8, 32, 32, 1, M, false, 2}, {32, 32, 16, 16, 16, 1, M, false, 2}};
+  static const std::vector<Tile> c64 = {{64, 32, 8, 16, 16, 1, M, false, 2}, {32, 32, 16, 16, 16, 1, M, P, 2}};
   static const std::vector<Tile> half = {
-      {128, 128, 32, 64, 32, 1, M}, {64, 64, 16, 32, 32, 1, M}, {32, 32, 16, 16, 16, 1, M}};
+      {128, 128, 32, 64, 32, 1, M, P, 2}, {64, 64, 32, 32, 32, 1, M, P, 1}, {32, 32, 16, 16, 16, 1, M, P, 1}};
   switch (t) {
     case DataType::F64: return f64;
     case DataType::C32: return c32;
     case DataType::C64: return c64;
     case DataType::F16:
     case DataType::BF16: return half;
-    default: return f32_like;
+    default: return f32;
   }
 }
 

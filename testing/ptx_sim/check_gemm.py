@@ -116,14 +116,14 @@ def tile_lists(gen, flag):
 
 
 # Mirror of generator/tile_catalog.cpp for --ptx-dir runs (no generator to ask).
-M = True
+M, P, S = True, True, False
 CATALOG = {
-    "h": [(128, 128, 32, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
-    "b": [(128, 128, 32, 64, 32, 1, M), (64, 64, 16, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
-    "s": [(128, 128, 8, 8, 8, 4), (64, 64, 8, 4, 4, 4), (32, 32, 8, 2, 2, 2)],
-    "d": [(64, 64, 8, 32, 32, 1, M), (32, 32, 16, 16, 16, 1, M)],
+    "h": [(128, 128, 32, 64, 32, 1, M, P, 2), (64, 64, 32, 32, 32, 1, M, P, 1), (32, 32, 16, 16, 16, 1, M, P, 1)],
+    "b": [(128, 128, 32, 64, 32, 1, M, P, 2), (64, 64, 32, 32, 32, 1, M, P, 1), (32, 32, 16, 16, 16, 1, M, P, 1)],
+    "s": [(128, 128, 8, 8, 8, 4, S, False, 2), (64, 64, 8, 4, 4, 4, S, False, 2), (32, 32, 8, 2, 2, 2, S, False, 2)],
+    "d": [(64, 64, 8, 32, 32, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, False, 2)],
     "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
-    "z": [(64, 32, 8, 16, 16, 1, M), (32, 32, 16, 16, 16, 1, M)],
+    "z": [(64, 32, 8, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, P, 2)],
 }
 
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
@@ -132,13 +132,16 @@ CATALOG = {
 # The SIMT family of the types whose catalog is mma, and mma tiles with u = 2 mma steps, narrow
 # warp tiles and the [mn][k] copy without thread wrap-around.
 EXTRA_TILES = {
-    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2, False, False, 2)],
+    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
+          (128, 128, 8, 8, 8, 4)],
     "d": [(32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
-          (16, 64, 8, 8, 32, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2), (32, 32, 16, 16, 16, 1, M, True, 1)],
+          (16, 64, 8, 8, 32, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2), (32, 32, 16, 16, 16, 1, M, True, 1),
+          (32, 32, 16, 16, 16, 1, M)],
     "c": [(128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
-    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2)],
+    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2),
+          (32, 32, 16, 16, 16, 1, M)],
     "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
-          (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2)],
+          (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M)],
     "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M), (32, 32, 16, 16, 16, 1, M, True, 1)],
 }
 
@@ -259,7 +262,7 @@ MUTATIONS = [
      "first bar.sync of the K loop removed (shared-memory RAW race)"),
     ("simt_z_tn_32x32x8_2x2", "setp.lt.and.s32 %v_a0_ok,", "setp.le.and.s32 %v_a0_ok,", True,
      "off-by-one K bound on A's tile loads"),
-    ("mma_h_nn_32x32x16_16x16", "and.pred %v_p_read, %v_p_out, !%v_p_beta_zero;",
+    ("mma_h_nn_32x32x16_16x16_p", "and.pred %v_p_read, %v_p_out, !%v_p_beta_zero;",
      "and.pred %v_p_read, %v_p_out, %v_p_out;", True, "C read although beta == 0"),
     ("simt_b_tn_32x32x8_2x2_v2", "shl.b32 %v_wide_bits, %v_wide_bits, 16;",
      "shl.b32 %v_wide_bits, %v_wide_bits, 15;", False, "bf16 widening shift"),
@@ -267,9 +270,9 @@ MUTATIONS = [
      True, "last (partial) K step skipped"),
     ("simt_c_tc_32x32x8_2x2_v2", "neg.f32 %v_b0_vi, %v_b0_vi;", "mov.f32 %v_b0_vi, %v_b0_vi;", True,
      "op C: conjugate of B dropped"),
-    ("simt_s_tn_32x32x8_2x2_v2", "@!%v_p_alpha_dev bra L_alpha_ready;", "bra L_alpha_ready;", True,
+    ("simt_s_tn_32x32x8_2x2_v2_s2", "@!%v_p_alpha_dev bra L_alpha_ready;", "bra L_alpha_ready;", True,
      "device alpha ignored (host value used)"),
-    ("mma_d_nt_32x32x16_16x16", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
+    ("mma_d_nt_32x32x16_16x16_s2", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
      "split-K: every slice written to slice 0 of the workspace"),
     ("splitk_reduce_z", "add.s32 %v_z, %v_z, 1;", "add.s32 %v_z, %v_z, 2;", True,
      "split-K reduction skips every other slice"),
@@ -277,7 +280,7 @@ MUTATIONS = [
      "split-K reduction stores the raw sum (alpha and beta not applied)"),
     ("simt_z_nn_32x32x8_2x2", "ld.global.v2.f64 {%v_a0_vr, %v_a0_vi}", "ld.global.v2.f64 {%v_a0_vi, %v_a0_vr}",
      True, "real and imaginary parts of A swapped"),
-    ("simt_s_nt_32x32x8_2x2_v2", "mul.lo.s64 %v_a_tmp, %v_a_tmp, %v_a_ld_bytes;",
+    ("simt_s_nt_32x32x8_2x2_v2_s2", "mul.lo.s64 %v_a_tmp, %v_a_tmp, %v_a_ld_bytes;",
      "mul.lo.s64 %v_a_tmp, %v_a_tmp, %v_a_ld_bytes;\n  and.b64 %v_a_tmp, %v_a_tmp, 4294967295;", True,
      "A's column offset truncated to 32 bits"),
     ("splitk_reduce_c", "mul.lo.s64 %v_w_t, %v_w_t, %v_ldc;",
