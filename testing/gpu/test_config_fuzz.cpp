@@ -1,0 +1,87 @@
+// Configuration fuzz (the generator issue): random configurations of both instruction families,
+// pipeline options and K splits, forced through ptxblas_force_tile onto random ragged problems
+// (K not a multiple of U included), each checked against the float64 reference and the real
+// cuBLAS on fresh data with NaN-poisoned C. Draws the library refuses as illegal are forwarded
+// and not counted; the test needs PTXBLAS_FUZZ_CONFIGS (default 240) served ones.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "entries.hpp"
+#include "gemm_check.hpp"
+#include "gpu_env.hpp"
+
+namespace gputest {
+namespace {
+
+using ForceTile = int (*)(const char*);
+
+// Clears the forced tile however the test ends.
+struct ForcedTileGuard {
+  ForceTile force;
+  ~ForcedTileGuard() { force(""); }
+};
+
+template <std::size_t N>
+int pick(std::mt19937_64& rng, const int (&values)[N]) {
+  return values[rng() % N];
+}
+
+// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES" from the generator's value ranges; many draws
+// are illegal for the type (the library says so by forwarding).
+std::string random_spec(std::mt19937_64& rng, bool mma) {
+  static constexpr int kBlock[] = {16, 32, 64, 128}, kSimtU[] = {4, 8, 16}, kMmaU[] = {8, 16, 32},
+                       kThread[] = {1, 2, 4, 8}, kVec[] = {1, 2, 4}, kWarpM[] = {8, 16, 32, 64},
+                       kWarpN[] = {8, 16, 32}, kKg[] = {1, 1, 1, 2, 3, 5};
+  const int ml = pick(rng, kBlock), nl = pick(rng, kBlock), kg = pick(rng, kKg), stages = 1 + static_cast<int>(rng() % 2);
+  std::string s = mma ? "mma " : "simt ";
+  s += std::to_string(ml) + " " + std::to_string(nl) + " " + std::to_string(pick(rng, mma ? kMmaU : kSimtU)) + " ";
+  if (mma)
+    s += std::to_string(pick(rng, kWarpM)) + " " + std::to_string(pick(rng, kWarpN)) + " 1 ";
+  else
+    s += std::to_string(pick(rng, kThread)) + " " + std::to_string(pick(rng, kThread)) + " " +
+         std::to_string(pick(rng, kVec)) + " ";
+  s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages);
+  return s;
+}
+
+TEST(ConfigFuzz, RandomLegalConfigurationsMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  const auto force = reinterpret_cast<ForceTile>(ptxblas_symbol("ptxblas_force_tile"));
+  ForcedTileGuard guard{force};
+  const char* env = std::getenv("PTXBLAS_FUZZ_CONFIGS");
+  const int wanted = env && *env ? std::atoi(env) : 240;
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xF022ull);
+  // Entries with a tensor-core family (mma) and without (simt only for S and C).
+  const char* kEntries[] = {"Sgemm", "Dgemm", "Cgemm", "Zgemm", "Hgemm", "GemmEx_R16BF_C32F", "GemmEx_R16F_C32F"};
+  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
+  int served = 0, draws = 0;
+  while (served < wanted && draws < 40 * wanted) {
+    ++draws;
+    const Entry& e = entry_named(kEntries[rng() % std::size(kEntries)]);
+    const bool mma_type = e.elem != Elem::F32 && e.elem != Elem::C32;
+    const std::string spec = random_spec(rng, mma_type && rng() % 4 != 0);
+    ASSERT_EQ(force(spec.c_str()), 0) << spec;
+    std::uniform_int_distribution<std::int64_t> mn(1, 150), kd(0, 300);
+    Gemm g{kOps[rng() % 3], kOps[rng() % 3], mn(rng), mn(rng), kd(rng), 0, 0, 0, {1.25, -0.5}, {0, 0}};
+    if (rng() % 2) g.beta = {-0.5, 0.75};
+    g.lda = leading_dim(a_rows(g), rng() % 2, rng);
+    g.ldb = leading_dim(b_rows(g), rng() % 2, rng);
+    g.ldc = leading_dim(g.m, rng() % 2, rng);
+    CheckOptions opt;
+    opt.expect_served = false;  // an illegal draw is forwarded; judged below
+    const CheckResult r = check_gemm(e, g, h.get(), rng, opt);
+    if (r.kernel.rfind("forwarded: forced tile illegal", 0) == 0) continue;
+    EXPECT_EQ(r.failure, "") << e.name << " " << spec << ": " << describe(e, g) << " -> " << r.kernel;
+    EXPECT_EQ(r.kernel.rfind("forwarded", 0), std::string::npos) << spec << " -> " << r.kernel;
+    ++served;
+  }
+  std::printf("[ fuzz    ] %d configurations served and checked, %d draws\n", served, draws);
+  EXPECT_GE(served, wanted) << "too few legal draws";
+}
+
+}  // namespace
+}  // namespace gputest
