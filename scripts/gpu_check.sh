@@ -3,8 +3,8 @@
 # the CPU tests, the benchmark against cuBLAS, then testing/reports/h100.md and
 # testing/reports/h100-bench.csv. Every step runs even when an earlier one fails.
 #
-# Logs and test results go to $LOGDIR ($OUT when set, else build/gpu-logs); with $OUT set, the
-# report and the CSVs are copied there too (flat, 8 files). Ends with the benchmark table and the
+# Logs and test results go to $LOGDIR (build/gpu-logs); with $OUT set, they, the report and the
+# CSVs come back as $OUT/gpu-results.tgz, plus $OUT/h100.md. Ends with the benchmark table and the
 # test counts. Exit status: 0 when the GPU and CPU tests passed and every benchmark row was ok,
 # 1 otherwise (the report is written either way).
 #
@@ -16,13 +16,20 @@
 #
 # Typical use: build here with `BUILD_TYPE=Release scripts/build.sh` (RelWithDebInfo binaries
 # are larger than the 64 MiB a device call may carry), then run `scripts/gpu_check.sh` on the
-# device with `build/bin` carried, and copy h100.md and the CSVs from $OUT into testing/reports/.
+# device with `build/bin` carried, and extract h100.md and the CSVs from $OUT/gpu-results.tgz
+# into testing/reports/.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 BUILD=${BUILD_DIR:-build}
 REPORTS=${REPORT_DIR:-testing/reports}
-LOGDIR=${LOGDIR:-${OUT:-$BUILD/gpu-logs}}
+# With $OUT (the device tool's output folder, which returns at most 8 files) the logs go to a
+# scratch folder and come back in one archive, $OUT/gpu-results.tgz, beside h100.md.
+if [ -n "${OUT:-}" ]; then
+  LOGDIR=${LOGDIR:-$(mktemp -d)}
+else
+  LOGDIR=${LOGDIR:-$BUILD/gpu-logs}
+fi
 GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-270}
 CPU_TEST_TIMEOUT=${CPU_TEST_TIMEOUT:-60}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-240}
@@ -157,11 +164,10 @@ report_rc=$?
 
 # ---- (f) results to $OUT
 if [ -n "${OUT:-}" ] && mkdir -p "$OUT"; then
-  for f in "$REPORTS/h100.md" "$csv" "$LOGDIR/gpu_tests.xml" "$LOGDIR/gpu_tests.log" \
-           "$LOGDIR/cpu_tests.log" "$LOGDIR/bench.log" "$blas3_csv" "$LOGDIR/bench_blas3.log"; do
-    [ -f "$f" ] || continue
-    [ "$(cd "$(dirname "$f")" && pwd)" = "$(cd "$OUT" && pwd)" ] || cp "$f" "$OUT/"
+  for f in "$REPORTS/h100.md" "$csv" "$blas3_csv"; do
+    [ -f "$f" ] && cp "$f" "$LOGDIR/"
   done
+  tar -czf "$OUT/gpu-results.tgz" -C "$LOGDIR" --exclude=cpu-xml . && cp "$REPORTS/h100.md" "$OUT/"
 fi
 
 # ---- the short table, last
