@@ -43,6 +43,7 @@ constexpr int kNotRun = -1, kCrashed = -2;
   FILE* log = std::fopen(file.c_str(), "a");
   if (!log) _exit(2);
   Handle h;
+  if (!h.get()) _exit(6);  // no handle: every call would fail alike and prove nothing
   void* buf = nullptr;
   if (cudaMalloc(&buf, 16 * 16 * 16) != cudaSuccess) _exit(3);
   const std::vector<unsigned char> one = encode(e.scal, {1.0, 0.0}), zero = encode(e.scal, {0.0, 0.0});

@@ -5,7 +5,9 @@
 //   ptxblas_ptx_sim_gen --catalog
 //       one line per catalogued tile: "<type letter> ml nl u ms ns vec family" (simt or mma)
 //   ptxblas_ptx_sim_gen --space
-//       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored)
+//       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored),
+//       then every legal mma tile of a grid (with store_pad and stages), which the oracle and
+//       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
 //       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma][:pad][:s2]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
@@ -149,6 +151,31 @@ int main(int argc, char** argv) {
         if (x.kg == 1)
           std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
                     << ' ' << x.vec << " simt 0 1\n";
+    for (DataType t : kTypes) {
+      if (!mma_supported(t)) continue;
+      for (int ml : {16, 32, 64, 128})
+        for (int nl : {16, 32, 64, 128})
+          for (int u : {4, 8, 16, 32})
+            for (int ms : {8, 16, 32, 64})
+              for (int ns : {8, 16, 32})
+                for (int pad = 0; pad < 2; ++pad)
+                  for (int stages = 1; stages <= 2; ++stages) {
+                    // Padding depends on how each operand is copied: legal for every op pair.
+                    bool legal = true;
+                    for (Op a : {Op::N, Op::T})
+                      for (Op b : {Op::N, Op::T}) {
+                        KernelConfig c;
+                        c.data = t;
+                        c.op_a = a;
+                        c.op_b = b;
+                        c = with_tile(c, Tile{ml, nl, u, ms, ns, 1, Family::Mma, pad == 1, stages});
+                        legal = legal && why_illegal(c).empty();
+                      }
+                    if (!legal) continue;
+                    std::cout << type_letter(t) << ' ' << ml << ' ' << nl << ' ' << u << ' ' << ms << ' ' << ns
+                              << " 1 mma " << pad << ' ' << stages << '\n';
+                  }
+    }
     return 0;
   }
   if (argc < 3) {

@@ -1395,7 +1395,11 @@ def _warp_mma(key, xi, xo, nthreads):
             out = []
             for r in range(4):
                 row, col = g + 8 * (r >> 1), 2 * q + (r & 1)
-                s = math.fsum([L[l][2][r]] + [A[row][kk] * B[kk][col] for kk in range(16)])
+                terms = [L[l][2][r]] + [A[row][kk] * B[kk][col] for kk in range(16)]
+                try:
+                    s = math.fsum(terms)
+                except (ValueError, OverflowError):  # inf - inf: NaN, as on the hardware
+                    s = sum(terms)
                 out.append(f32(s))
             xo[w + l] = tuple(out)
     xi.clear()
