@@ -3,7 +3,7 @@
 //   bench   time pending samples on the GPU -> dataset CSV (resumable, time-boxed)
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
 //   export  check a trained model and install it as models/<device key>/
-//   space   print, per type, how many configurations are legal and survive pruning
+//   space   print, per type and layout, how many configurations are legal and survive pruning
 // Comparing the model's picks with brute force (eval) is not in this build yet.
 #include <CLI/CLI.hpp>
 
@@ -20,6 +20,8 @@
 #include "picker.hpp"
 #include "progress.hpp"
 #include "sampler.hpp"
+#include "resources.hpp"
+#include "tile_catalog.hpp"
 #include "trainer.hpp"
 
 namespace fs = std::filesystem;
@@ -104,16 +106,54 @@ int cmd_export(const std::string& trained, const std::string& name, int sm, cons
   return 0;
 }
 
+// Per type and layout (op(A) op(B); C copies like T): how many points of the SIMT tuning space
+// are legal for that layout and how many of those survive pruning, then the legal points of the
+// mma grid (tiles x store_pad x stages) that ptxblas_force_tile and the oracle can run.
 int cmd_space() {
-  for (gen::DataType t : kTypes) {
-    const std::size_t total = [] {
-      std::size_t n = 1;
-      for (const auto& v : gen::tuning_values()) n *= v.size();
-      return n;
-    }();
-    std::printf("type %c: %zu of %zu configurations legal and kept after pruning\n", tuner::type_code(t),
-                gen::enumerate_space(t).size(), total);
-  }
+  const auto& v = gen::tuning_values();
+  std::size_t total = 1;
+  for (const auto& vals : v) total *= vals.size();
+  const std::size_t tiles = total / v[6].size();  // kg does not change legality
+  std::printf("SIMT tuning space: %zu points (%zu tiles x %zu kg)\n", total, tiles, v[6].size());
+  std::printf("type layout    legal     kept | mma grid legal\n");
+  for (gen::DataType t : kTypes)
+    for (gen::Op a : {gen::Op::N, gen::Op::T})
+      for (gen::Op b : {gen::Op::N, gen::Op::T}) {
+        std::size_t legal = 0, kept = 0;
+        for (int ml : v[0])
+          for (int nl : v[1])
+            for (int u : v[2])
+              for (int ms : v[3])
+                for (int ns : v[4])
+                  for (int vec : v[5]) {
+                    const gen::Tuning tu{ml, nl, u, ms, ns, vec, 1};
+                    gen::KernelConfig c;
+                    c.data = t;
+                    c.op_a = a;
+                    c.op_b = b;
+                    if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) continue;
+                    ++legal;
+                    kept += gen::why_excluded(t, tu).empty() ? 1 : 0;
+                  }
+        std::size_t mma = 0;
+        if (gen::mma_supported(t))
+          for (int ml : {16, 32, 64, 128})
+            for (int nl : {16, 32, 64, 128})
+              for (int u : {4, 8, 16, 32})
+                for (int ms : {8, 16, 32, 64})
+                  for (int ns : {8, 16, 32})
+                    for (int pad = 0; pad < 2; ++pad)
+                      for (int stages = 1; stages <= 2; ++stages) {
+                        gen::KernelConfig c;
+                        c.data = t;
+                        c.op_a = a;
+                        c.op_b = b;
+                        c = gen::with_tile(c, gen::Tile{ml, nl, u, ms, ns, 1, gen::Family::Mma, pad == 1, stages});
+                        mma += gen::why_illegal(c).empty() ? 1 : 0;
+                      }
+        std::printf("%c    %c%c     %8zu %8zu | %zu\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
+                    legal * v[6].size(), kept * v[6].size(), mma);
+      }
   return 0;
 }
 
@@ -161,7 +201,7 @@ int main(int argc, char** argv) {
   exp->add_option("--sm", sm, "compute capability as 10*major+minor")->required();
   exp->add_option("--models-dir", models_dir, "the repository's models/ folder");
 
-  auto* space = app.add_subcommand("space", "count legal and pruned configurations per type");
+  auto* space = app.add_subcommand("space", "count legal and pruned configurations per type and layout");
 
   CLI11_PARSE(app, argc, argv);
   try {
