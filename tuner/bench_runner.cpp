@@ -13,15 +13,12 @@
 
 #include "dataset.hpp"
 #include "gemm_call.hpp"
+#include "gpu_timing.hpp"
 #include "model_file.hpp"
 #include "progress.hpp"
 
 namespace ptxblas::tuner {
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 // The row without its measurement: identifies a sample across runs.
 std::string key_of(const Sample& s) {
@@ -30,67 +27,6 @@ std::string key_of(const Sample& s) {
   std::ostringstream os;
   write_row(os, k);
   return os.str();
-}
-
-double flops_of(const model::Problem& p) {
-  return 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *
-         (gen::is_complex(p.data) ? 4.0 : 1.0);
-}
-
-struct Buffers {
-  void *a = nullptr, *b = nullptr, *c = nullptr;
-  ~Buffers() {
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-  }
-};
-
-// Median seconds per call of `plan` on p, or a negative value when dispatch refused it.
-double time_plan(const model::Problem& p, const dispatch::Plan& plan, const Buffers& buf, cudaStream_t stream,
-                 const BenchOptions& opt, std::string& why) {
-  dispatch::GemmCall call;
-  call.data = p.data;
-  call.op_a = p.op_a;
-  call.op_b = p.op_b;
-  call.m = p.m;
-  call.n = p.n;
-  call.k = p.k;
-  call.a = buf.a;
-  call.lda = p.op_a == gen::Op::N ? p.m : p.k;
-  call.b = buf.b;
-  call.ldb = p.op_b == gen::Op::N ? p.k : p.n;
-  call.c = buf.c;
-  call.ldc = p.m;
-  call.alpha[0] = 1;
-  call.beta[0] = 0;
-  call.stream = stream;
-  // First call compiles (JIT) and warms up.
-  dispatch::Outcome o = dispatch::run_gemm_with_plan(call, plan);
-  if (!o.served) {
-    why = o.detail;
-    return -1;
-  }
-  check(cudaStreamSynchronize(stream), "warm-up");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  std::vector<float> ms;
-  float total = 0;
-  while (static_cast<int>(ms.size()) < opt.max_reps && (total < opt.min_ms || ms.size() < 3)) {
-    check(cudaEventRecord(start, stream), "record");
-    o = dispatch::run_gemm_with_plan(call, plan);
-    check(cudaEventRecord(stop, stream), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    float t = 0;
-    check(cudaEventElapsedTime(&t, start, stop), "elapsed");
-    ms.push_back(t);
-    total += t;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2] * 1e-3;
 }
 
 }  // namespace
@@ -132,18 +68,12 @@ long run_bench(const BenchOptions& opt) {
   std::size_t i = 0;
   while (i < pending.size() && std::chrono::steady_clock::now() - start < budget) {
     const model::Problem p = pending[i].problem;
-    const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(p.data));
-    Buffers buf;
-    check(cudaMalloc(&buf.a, es * static_cast<std::size_t>(p.m * p.k)), "cudaMalloc A");
-    check(cudaMalloc(&buf.b, es * static_cast<std::size_t>(p.k * p.n)), "cudaMalloc B");
-    check(cudaMalloc(&buf.c, es * static_cast<std::size_t>(p.m * p.n)), "cudaMalloc C");
-    check(cudaMemset(buf.a, 0, es * static_cast<std::size_t>(p.m * p.k)), "memset");
-    check(cudaMemset(buf.b, 0, es * static_cast<std::size_t>(p.k * p.n)), "memset");
+    const Buffers buf(p);
     for (; i < pending.size() && pending[i].problem == p && std::chrono::steady_clock::now() - start < budget; ++i) {
       Sample s = pending[i];
       const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
       std::string why;
-      const double secs = time_plan(p, plan, buf, stream, opt, why);
+      const double secs = time_plan(p, plan, buf, stream, TimingOptions{opt.min_ms, opt.max_reps}, why);
       if (secs <= 0) {
         ++refused;
         std::fprintf(stderr, "\nskipped %s: %s\n", key_of(s).c_str(), why.c_str());

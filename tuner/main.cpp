@@ -4,7 +4,7 @@
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type and layout, how many configurations are legal and survive pruning
-// Comparing the model's picks with brute force (eval) is not in this build yet.
+//   eval    on held-out shapes, the model's pick against a brute-force oracle and cuBLAS (GPU)
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -15,6 +15,7 @@
 #include <random>
 
 #include "bench_runner.hpp"
+#include "model_eval.hpp"
 #include "dataset.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
@@ -203,6 +204,17 @@ int main(int argc, char** argv) {
 
   auto* space = app.add_subcommand("space", "count legal and pruned configurations per type and layout");
 
+  tuner::EvalOptions eopt;
+  auto* eval = app.add_subcommand("eval", "model's pick vs a brute-force oracle and cuBLAS on held-out shapes (GPU)");
+  eval->add_option("--model", eopt.model_dir, "trained or exported model folder")->required();
+  eval->add_option("--shapes", eopt.shapes, "held-out shapes (bench suite format)")->required();
+  eval->add_option("--out", eopt.out, "CSV to write (testing/reports/h100-model-eval.csv)")->required();
+  eval->add_option("--top", eopt.top, "the model's next best candidates the oracle times")->capture_default_str();
+  eval->add_option("--random", eopt.random, "random candidates of the pruned space the oracle times")
+      ->capture_default_str();
+  eval->add_option("--seed", eopt.seed, "seed of the random candidates");
+  eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*sample) return cmd_sample(count, learn_draws, seed, device, out);
@@ -210,6 +222,7 @@ int main(int argc, char** argv) {
     if (*train) return cmd_train(data, opt, model_out);
     if (*exp) return cmd_export(trained, name, sm, models_dir);
     if (*space) return cmd_space();
+    if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ptxblas-tune: %s\n", e.what());
     return 1;

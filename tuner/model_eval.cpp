@@ -1,0 +1,128 @@
+#include "model_eval.hpp"
+
+#include <cublas_v2.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "dataset.hpp"
+#include "eval_candidates.hpp"
+#include "model_file.hpp"
+#include "picker.hpp"
+#include "progress.hpp"
+
+namespace ptxblas::tuner {
+namespace {
+
+cublasOperation_t cublas_op(gen::Op op) {
+  return op == gen::Op::N ? CUBLAS_OP_N : op == gen::Op::T ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+cudaDataType cuda_type(gen::DataType t) {
+  switch (t) {
+    case gen::DataType::F16: return CUDA_R_16F;
+    case gen::DataType::BF16: return CUDA_R_16BF;
+    case gen::DataType::F32: return CUDA_R_32F;
+    case gen::DataType::F64: return CUDA_R_64F;
+    case gen::DataType::C32: return CUDA_C_32F;
+    case gen::DataType::C64: return CUDA_C_64F;
+  }
+  return CUDA_R_32F;
+}
+
+// C = op(A) op(B) through cublasGemmEx with the compute type ptxblas serves for this data type
+// (f32 for f16/bf16, as the tuner's kernels accumulate).
+double time_cublas(cublasHandle_t h, const model::Problem& p, const Buffers& buf, cudaStream_t stream,
+                   const TimingOptions& opt) {
+  const bool f64 = p.data == gen::DataType::F64 || p.data == gen::DataType::C64;
+  const double one64[2] = {1, 0}, zero64[2] = {0, 0};
+  const float one32[2] = {1, 0}, zero32[2] = {0, 0};
+  const void* alpha = f64 ? static_cast<const void*>(one64) : one32;
+  const void* beta = f64 ? static_cast<const void*>(zero64) : zero32;
+  const cudaDataType t = cuda_type(p.data);
+  const auto lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
+  auto call = [&] {
+    const cublasStatus_t st =
+        cublasGemmEx(h, cublas_op(p.op_a), cublas_op(p.op_b), static_cast<int>(p.m), static_cast<int>(p.n),
+                     static_cast<int>(p.k), alpha, buf.a, t, static_cast<int>(lda), buf.b, t, static_cast<int>(ldb),
+                     beta, buf.c, t, static_cast<int>(p.m), f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+                     CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cublasGemmEx: ") + cublasGetStatusName(st));
+  };
+  return median_seconds(call, stream, opt);
+}
+
+}  // namespace
+
+long run_eval(const EvalOptions& opt) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no GPU");
+  check(cudaSetDevice(0), "cudaSetDevice");
+  check(cudaFree(nullptr), "context");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "properties");
+  const std::string device = model::device_key(prop.name, prop.major * 10 + prop.minor);
+
+  std::string error;
+  std::optional<model::Model> m = model::load_model(opt.model_dir, error);
+  if (!m) throw std::runtime_error(error);
+  if (m->device_key != device)
+    std::fprintf(stderr, "note: model %s is for %s, this GPU is %s\n", opt.model_dir.c_str(), m->device_key.c_str(),
+                 device.c_str());
+  model::Picker picker(std::move(*m));
+  std::ifstream in(opt.shapes);
+  if (!in) throw std::runtime_error("cannot read " + opt.shapes);
+  const std::vector<EvalShape> shapes = read_eval_shapes(in);
+  std::ofstream out(opt.out);
+  if (!out) throw std::runtime_error("cannot write " + opt.out);
+  out << "type,transa,transb,m,n,k,model_tflops,oracle_tflops,cublas_tflops,model_config,oracle_config\n";
+
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  cublasHandle_t h = nullptr;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+  cublasSetStream(h, stream);
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget = std::chrono::duration<double>(opt.minutes * 60);
+  Progress bar("eval", static_cast<long>(shapes.size()));
+  long rows = 0;
+  for (const EvalShape& s : shapes) {
+    if (std::chrono::steady_clock::now() - start >= budget) break;
+    const model::Problem& p = s.problem;
+    const Buffers buf(p);
+    const std::vector<gen::Tuning> cands = eval_candidates(picker, p, opt.top, opt.random, opt.seed + rows);
+    gen::KernelConfig base;
+    base.data = p.data;
+    base.op_a = p.op_a;
+    base.op_b = p.op_b;
+    double model_s = -1, best_s = -1;
+    std::string best_name;
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, cands[i]);
+      std::string why;
+      const double secs = time_plan(p, plan, buf, stream, opt.timing, why);
+      if (i == 0) model_s = secs;
+      if (secs > 0 && (best_s < 0 || secs < best_s)) best_s = secs, best_name = gen::tuning_name(base, cands[i]);
+    }
+    const double cublas_s = time_cublas(h, p, buf, stream, opt.timing);
+    const double f = flops_of(p) * 1e-12;
+    char line[512];
+    std::snprintf(line, sizeof line, "%c,%c,%c,%lld,%lld,%lld,%.6g,%.6g,%.6g,%s,%s (of %zu)\n", type_code(p.data),
+                  gen::op_letter(p.op_a) - 'a' + 'A', gen::op_letter(p.op_b) - 'a' + 'A', static_cast<long long>(p.m),
+                  static_cast<long long>(p.n), static_cast<long long>(p.k), model_s > 0 ? f / model_s : 0.0,
+                  best_s > 0 ? f / best_s : 0.0, f / cublas_s, gen::tuning_name(base, cands[0]).c_str(),
+                  best_name.c_str(), cands.size());
+    out << line;
+    out.flush();
+    bar.step(++rows);
+  }
+  bar.done();
+  cublasDestroy(h);
+  cudaStreamDestroy(stream);
+  std::printf("evaluated %ld of %zu shapes\n", rows, shapes.size());
+  return rows;
+}
+
+}  // namespace ptxblas::tuner

@@ -1,0 +1,28 @@
+// `ptxblas-tune eval`: on held-out shapes, the model's pick against the best of a brute-force set
+// of candidates (the oracle: the model's top few plus random points of the pruned space) and
+// against cuBLAS, all timed on the GPU. Writes testing/reports/h100-model-eval.csv's format:
+//   type,transa,transb,m,n,k,model_tflops,oracle_tflops,cublas_tflops,model_config,oracle_config
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "gpu_timing.hpp"
+
+namespace ptxblas::tuner {
+
+struct EvalOptions {
+  std::string model_dir;  // a trained or exported model (model.toml + weights)
+  std::string shapes;     // held-out shapes, bench suite format
+  std::string out;        // CSV to write
+  int top = 8;            // the model's next best candidates the oracle also times
+  int random = 56;        // random candidates of the pruned space
+  std::uint64_t seed = 1;
+  double minutes = 8.5;   // wall-clock budget; shapes left over are reported, not timed
+  TimingOptions timing;
+};
+
+// Rows written; throws std::runtime_error without a GPU or with an unreadable model or shapes file.
+long run_eval(const EvalOptions& opt);
+
+}  // namespace ptxblas::tuner
