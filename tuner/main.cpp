@@ -15,6 +15,7 @@
 #include <random>
 
 #include "bench_runner.hpp"
+#include "mma_grid.hpp"
 #include "model_eval.hpp"
 #include "dataset.hpp"
 #include "model_file.hpp"
@@ -136,22 +137,7 @@ int cmd_space() {
                     ++legal;
                     kept += gen::why_excluded(t, tu).empty() ? 1 : 0;
                   }
-        std::size_t mma = 0;
-        if (gen::mma_supported(t))
-          for (int ml : {16, 32, 64, 128})
-            for (int nl : {16, 32, 64, 128})
-              for (int u : {4, 8, 16, 32})
-                for (int ms : {8, 16, 32, 64})
-                  for (int ns : {8, 16, 32})
-                    for (int pad = 0; pad < 2; ++pad)
-                      for (int stages = 1; stages <= 2; ++stages) {
-                        gen::KernelConfig c;
-                        c.data = t;
-                        c.op_a = a;
-                        c.op_b = b;
-                        c = gen::with_tile(c, gen::Tile{ml, nl, u, ms, ns, 1, gen::Family::Mma, pad == 1, stages});
-                        mma += gen::why_illegal(c).empty() ? 1 : 0;
-                      }
+        const std::size_t mma = tuner::legal_mma_tiles(t, a, b).size();
         std::printf("%c    %c%c     %8zu %8zu | %zu\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
                     legal * v[6].size(), kept * v[6].size(), mma);
       }

@@ -27,6 +27,7 @@
 
 #include "kernel_config.hpp"
 #include "matrix_helpers_ptx.hpp"
+#include "mma_grid.hpp"
 #include "param_space.hpp"
 #include "simt_gemm_ptx.hpp"
 #include "tile_catalog.hpp"
@@ -151,31 +152,10 @@ int main(int argc, char** argv) {
         if (x.kg == 1)
           std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
                     << ' ' << x.vec << " simt 0 1\n";
-    for (DataType t : kTypes) {
-      if (!mma_supported(t)) continue;
-      for (int ml : {16, 32, 64, 128})
-        for (int nl : {16, 32, 64, 128})
-          for (int u : {4, 8, 16, 32})
-            for (int ms : {8, 16, 32, 64})
-              for (int ns : {8, 16, 32})
-                for (int pad = 0; pad < 2; ++pad)
-                  for (int stages = 1; stages <= 2; ++stages) {
-                    // Padding depends on how each operand is copied: legal for every op pair.
-                    bool legal = true;
-                    for (Op a : {Op::N, Op::T})
-                      for (Op b : {Op::N, Op::T}) {
-                        KernelConfig c;
-                        c.data = t;
-                        c.op_a = a;
-                        c.op_b = b;
-                        c = with_tile(c, Tile{ml, nl, u, ms, ns, 1, Family::Mma, pad == 1, stages});
-                        legal = legal && why_illegal(c).empty();
-                      }
-                    if (!legal) continue;
-                    std::cout << type_letter(t) << ' ' << ml << ' ' << nl << ' ' << u << ' ' << ms << ' ' << ns
-                              << " 1 mma " << pad << ' ' << stages << '\n';
-                  }
-    }
+    for (DataType t : kTypes)
+      for (const Tile& x : ptxblas::tuner::mma_tiles_legal_for_all_layouts(t))
+        std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
+                  << " 1 mma " << x.store_pad << ' ' << x.stages << '\n';
     return 0;
   }
   if (argc < 3) {
