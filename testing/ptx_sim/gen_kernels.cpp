@@ -6,7 +6,7 @@
 //       one line per catalogued tile: "<type letter> ml nl u ms ns vec family" (simt or mma)
 //   ptxblas_ptx_sim_gen --space
 //       the same for every tile of the tuning space (param_space.hpp enumerate_space, kg ignored),
-//       then every legal mma tile of a grid (with store_pad and stages), which the oracle and
+//       then every mma tile of a grid (with store_pad and stages) legal for every layout, which the oracle and
 //       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
 //       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma][:pad][:s2]
