@@ -26,7 +26,9 @@ int shared_bytes(const KernelConfig& c) {
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }
 
-int mma_k(DataType t) { return storage_bytes(t) == 2 ? 16 : 4; }
+// f64/c64 tiles are built of 16x8x8 fragments: one m16n8k8 DMMA on sm_90 (m8n8k4 runs at half
+// the FP64 tensor rate there), four m8n8k4 on sm_80, same registers either way.
+int mma_k(DataType t) { return storage_bytes(t) == 2 ? 16 : 8; }
 
 char type_letter(DataType t) {
   switch (t) {

@@ -11,8 +11,9 @@ namespace ptxblas::gen {
 enum class DataType : std::uint8_t { F16, BF16, F32, F64, C32, C64 };
 // op(X): as stored, transposed, conjugate-transposed (C is T for real types).
 enum class Op : std::uint8_t { N, T, C };
-// Instruction family of the inner product: SIMT fma, or warp-wide mma.sync (DMMA m8n8k4 for f64
-// and, as four real products, c64; m16n8k16 with f32 accumulation for f16 and bf16).
+// Instruction family of the inner product: SIMT fma, or warp-wide mma.sync (DMMA m16n8k8 for f64
+// and, as four real products, c64 — four m8n8k4 each before sm_90; m16n8k16 with f32
+// accumulation for f16 and bf16).
 enum class Family : std::uint8_t { Simt, Mma };
 
 struct KernelConfig {
@@ -27,8 +28,9 @@ struct KernelConfig {
   Family family = Family::Simt;
   // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one.
   int stages = 1;
-  // mma only: pad the rows of an operand copied along M/N for conflict-free shared stores
-  // (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.
+  // f16/bf16 mma only: pad the rows of an operand copied along M/N for conflict-free shared
+  // stores (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.
+  // (f64/c64 keep such operands [k][mn], conflict-free both ways, so need no choice.)
   bool store_pad = false;
 
   int threads() const { return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1); }
@@ -43,7 +45,7 @@ int compute_bytes(DataType t);
 // Bytes of one element in shared memory: the compute form, except that mma kernels keep f16
 // and bf16 as stored (the tensor cores read them directly).
 int shared_bytes(const KernelConfig& c);
-// Rows (M) of C per mma fragment row step and K per mma instruction, for Family::Mma.
+// K of one mma fragment step (the warp tile is built of 16 x 8 x mma_k fragments), Family::Mma.
 int mma_k(DataType t);
 bool mma_supported(DataType t);
 char type_letter(DataType t);  // s d c z h b

@@ -18,19 +18,29 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
   p.smem_stride = p.mn_extent + p.smem_pad;
   p.smem_rows = c.u;
   if (c.family == Family::Mma) {
-    // A warp's fragment loads touch 8 mn rows x 4 k positions. f16/bf16 read k pairs (4 bytes):
-    // a stride of 8 (mod 16) elements puts all 32 words in distinct banks; f64 and c64 are
-    // served per half (quarter) warp, for which a stride of 4 (mod 8) elements suffices.
-    // store_pad, for an operand copied along M/N (lanes store one k of consecutive rows): rows of
-    // an odd number of words (f16 pairs) or elements (f64, c64) put those stores in distinct banks.
-    p.k_contiguous = true;
     const bool half = storage_bytes(c.data) == 2;
-    const bool for_stores = c.store_pad && p.mn_is_row;
-    const int modulus = for_stores ? (half ? 4 : 2) : (half ? 16 : 8);
-    const int want = for_stores ? (half ? 2 : 1) : (half ? 8 : 4);
-    p.smem_pad = ((want - c.u % modulus) % modulus + modulus) % modulus;
-    p.smem_stride = c.u + p.smem_pad;
-    p.smem_rows = p.mn_extent;
+    if (half || !p.mn_is_row) {
+      // [mn][k]: a fragment register holds consecutive k. A warp's fragment loads touch 8 mn
+      // rows x 4 k positions. f16/bf16 read k pairs (4 bytes): a stride of 8 (mod 16) elements
+      // puts all 32 words in distinct banks; f64 and c64 are served per half (quarter) warp, for
+      // which a stride of 4 (mod 8) elements suffices. store_pad, for an f16 operand copied along
+      // M/N (lanes store one k of consecutive rows): rows of an odd number of k pairs put those
+      // stores in distinct banks.
+      p.k_contiguous = true;
+      const bool for_stores = c.store_pad && p.mn_is_row;
+      const int modulus = for_stores ? 4 : (half ? 16 : 8);
+      const int want = for_stores ? 2 : (half ? 8 : 4);
+      p.smem_pad = ((want - c.u % modulus) % modulus + modulus) % modulus;
+      p.smem_stride = c.u + p.smem_pad;
+      p.smem_rows = p.mn_extent;
+    } else {
+      // f64/c64 copied along M/N stay [k][mn] as in global memory: the stores of consecutive
+      // rows are contiguous, and a fragment load (k = q, row = g) hits q * stride + g, distinct
+      // banks per half warp (f64: stride 4 mod 16 elements) or quarter warp (c64: 2 mod 8).
+      const int modulus = c.data == DataType::C64 ? 8 : 16, want = modulus / 4;
+      p.smem_pad = ((want - p.mn_extent % modulus) % modulus + modulus) % modulus;
+      p.smem_stride = p.mn_extent + p.smem_pad;
+    }
   }
 
   const int threads = c.threads();

@@ -19,8 +19,9 @@ struct LoadPlan {
   int slow_extent = 0;
   bool tid_wraps = false;    // threads % fast == 0: base = (tid % fast, tid / fast); else (tid, 0)
   // Shared-memory layout: SIMT kernels keep [k][mn + pad] (a thread reads runs along mn); mma
-  // kernels keep [mn][k + pad] (a fragment register holds consecutive k), padded so that the
-  // fragment loads of a warp fall in distinct banks.
+  // kernels keep [mn][k + pad] (a fragment register holds consecutive k), except f64/c64
+  // operands copied along M/N, which stay [k][mn + pad]; padded so that the fragment loads of a
+  // warp fall in distinct banks.
   bool k_contiguous = false;
   int smem_pad = 0;          // elements of padding per shared-memory row
   int smem_stride = 0;       // elements per shared-memory row

@@ -21,7 +21,8 @@ struct Resources {
   int regs_predicted = 0;  // ptxas agrees within register_margin()
 };
 
-Resources predict_resources(const KernelConfig& c);
+// For sm_90 unless told (sm_80 needs fewer registers for c64 fragments: no m16n8k8 there).
+Resources predict_resources(const KernelConfig& c, int sm = 90);
 
 // Allowed distance between predicted and ptxas-reported registers per thread.
 int register_margin(const Resources& r);

@@ -13,9 +13,9 @@ struct Tile {
   int store_pad = 0, stages = 1;
 };
 
-// Each tile as catalogued, and with store_pad (mma) and two shared stages.
-void with_variants(std::vector<Tile>& out, Tile t) {
-  const int pads = std::string(t.family) == "mma" ? 2 : 1;
+// Each tile as catalogued, and with store_pad (f16/bf16 mma) and two shared stages.
+void with_variants(std::vector<Tile>& out, Tile t, bool half) {
+  const int pads = std::string(t.family) == "mma" && half ? 2 : 1;
   for (int stages = 1; stages <= 2; ++stages)
     for (int pad = 0; pad < pads; ++pad) {
       t.store_pad = pad;
@@ -28,7 +28,7 @@ void with_variants(std::vector<Tile>& out, Tile t) {
 std::vector<Tile> tiles_for(char type) {
   std::vector<Tile> out;
   auto add = [&](std::initializer_list<Tile> ts) {
-    for (const Tile& t : ts) with_variants(out, t);
+    for (const Tile& t : ts) with_variants(out, t, type == 'H');
   };
   switch (type) {
     case 'S':
@@ -40,10 +40,11 @@ std::vector<Tile> tiles_for(char type) {
       break;
     case 'D':
       add({{"mma", 64, 64, 8, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 16, 32, 32, 1},
-           {"mma", 128, 64, 16, 32, 32, 1}});
+           {"mma", 128, 64, 16, 32, 32, 1}, {"mma", 128, 64, 8, 64, 32, 1}, {"mma", 64, 32, 16, 32, 16, 1}});
       break;
     case 'Z':
-      add({{"mma", 64, 32, 8, 16, 16, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 8, 32, 16, 1}});
+      add({{"mma", 64, 32, 8, 16, 16, 1}, {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 8, 32, 16, 1},
+           {"mma", 64, 32, 8, 32, 16, 1}, {"mma", 32, 32, 8, 16, 16, 1}});
       break;
     default:  // H
       add({{"mma", 128, 128, 32, 64, 32, 1}, {"mma", 64, 64, 16, 32, 32, 1}, {"mma", 32, 32, 16, 16, 16, 1},

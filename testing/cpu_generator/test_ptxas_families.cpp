@@ -1,11 +1,14 @@
-// Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90.
+// Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90, and a fixed
+// random sample of the mma grid (tuner/mma_grid) with random layouts for sm_90.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <future>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "mma_grid.hpp"
 #include "ptxas_runner.hpp"
 #include "resources.hpp"
 #include "simt_gemm_ptx.hpp"
@@ -18,6 +21,7 @@ namespace {
 struct Variant {
   KernelConfig config;
   int sm;
+  bool sampled = false;  // from the mma grid, not the catalog
 };
 
 std::vector<Variant> all_families() {
@@ -44,19 +48,33 @@ std::vector<Variant> all_families() {
             out.push_back({with_tile(c, t), sm});
           }
   }
+  // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
+  std::mt19937 rng(20261123);
+  for (DataType t : {DataType::F64, DataType::C64, DataType::F16, DataType::BF16}) {
+    const std::vector<Op> ops = is_complex(t) ? std::vector<Op>{Op::N, Op::T, Op::C} : std::vector<Op>{Op::N, Op::T};
+    const std::vector<Tile> grid = ptxblas::tuner::mma_tiles_legal_for_all_layouts(t);
+    for (int i = 0; i < 12 && !grid.empty(); ++i) {
+      KernelConfig c;
+      c.data = t;
+      c.op_a = ops[rng() % ops.size()];
+      c.op_b = ops[rng() % ops.size()];
+      out.push_back({with_tile(c, grid[rng() % grid.size()]), 90, true});
+    }
+  }
   return out;
 }
 
 struct Result {
   std::string name;
   int sm;
+  bool sampled;
   Resources predicted;
   PtxasReport report;
 };
 
 Result assemble(const Variant& f) {
   const GeneratedKernel k = generate_simt_gemm(f.config, f.sm);
-  return {k.name, f.sm, k.resources, run_ptxas(k.ptx, f.sm)};
+  return {k.name, f.sm, f.sampled, k.resources, run_ptxas(k.ptx, f.sm)};
 }
 
 }  // namespace
@@ -75,9 +93,13 @@ TEST(PtxasFamilies, AssembleAndMatchLegalityModel) {
     SCOPED_TRACE(r.name + " sm_" + std::to_string(r.sm));
     ASSERT_TRUE(r.report.ok) << r.report.log;
     EXPECT_EQ(r.report.smem_bytes, r.predicted.smem_bytes) << r.report.log;
-    EXPECT_EQ(r.report.spill_bytes, 0) << r.report.log;
-    EXPECT_EQ(r.report.stack_bytes, 0) << r.report.log;
-    const int gap = r.report.registers - r.predicted.regs_predicted;
+    // A grid tile predicted beyond ptxas's cap may spill (legal: slow, not wrong); nothing else may.
+    if (!r.sampled || r.predicted.regs_predicted <= Limits{}.max_regs_per_thread) {
+      EXPECT_EQ(r.report.spill_bytes, 0) << r.report.log;
+      EXPECT_EQ(r.report.stack_bytes, 0) << r.report.log;
+    }
+    // ptxas stops at its cap: a prediction above it is met by a kernel at the cap.
+    const int gap = r.report.registers - std::min(r.predicted.regs_predicted, Limits{}.max_regs_per_thread);
     EXPECT_LE(std::abs(gap), register_margin(r.predicted))
         << "ptxas " << r.report.registers << " registers, predicted " << r.predicted.regs_predicted;
     worst_gap = std::max(worst_gap, std::abs(gap));

@@ -80,12 +80,13 @@ def gemm_spec(t, opa, opb, tile, f16):
 
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
-                 dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0):
+                 dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
-        self.kernel = kernel_name(t, opa, opb, tile, f16)
-        self.spec = gemm_spec(t, opa, opb, tile, f16)
+        # sm80: the kernel as generated for sm_80 (f64 fragments through m8n8k4 instead of m16n8k8).
+        self.kernel = kernel_name(t, opa, opb, tile, f16) + ("_sm80" if sm80 else "")
+        self.spec = gemm_spec(t, opa, opb, tile, f16) + (":sm80" if sm80 else "")
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -123,7 +124,7 @@ CATALOG = {
     "s": [(128, 128, 8, 8, 8, 4, S, False, 2), (64, 64, 8, 4, 4, 4, S, False, 2), (32, 32, 8, 2, 2, 2, S, False, 2)],
     "d": [(64, 64, 8, 32, 32, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, False, 2)],
     "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
-    "z": [(64, 32, 8, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, P, 2)],
+    "z": [(64, 32, 8, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, False, 2)],
 }
 
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
@@ -135,10 +136,10 @@ EXTRA_TILES = {
     "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
           (128, 128, 8, 8, 8, 4)],
     "d": [(32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
-          (16, 64, 8, 8, 32, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2), (32, 32, 16, 16, 16, 1, M, True, 1),
+          (16, 64, 8, 16, 32, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2), (64, 16, 16, 16, 16, 1, M, False, 2),
           (32, 32, 16, 16, 16, 1, M)],
     "c": [(128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
-    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, True, 2),
+    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2),
           (32, 32, 16, 16, 16, 1, M)],
     "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
           (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M)],
@@ -218,6 +219,13 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             o = ops[i % len(ops)]
             add("%s %s split-K" % (o, name), t, o[0], o[1], tile, 9, 10, 2 * tile[2] + 1, kchunk=tile[2], kg=3)
             add("%s %s race check" % (o, name), t, o[0], o[1], tile, 11, 5, tile[2] + 1, racecheck=True)
+        # The sm_80 form of the f64/c64 mma tiles: each op pair, ragged, and a split-K.
+        for tile in [x for x in cat[t] if x[6] and t in "dz"]:
+            for o in ops:
+                add("%s %s sm_80" % (o, tile_label(tile)), t, o[0], o[1], tile, tile[0] + 3, tile[1] // 2 + 1,
+                    tile[2] + 3, sm80=True)
+            add("nt %s sm_80 split-K" % tile_label(tile), t, "n", "t", tile, 9, 10, 2 * tile[2] + 1,
+                kchunk=tile[2], kg=3, sm80=True)
 
     # Random points of the whole tuning space with random problems and scalars.
     frng = random.Random(seed)
@@ -295,7 +303,7 @@ MUTATIONS = [
      "complex DMMA: sign of ai*bi"),
     ("mma_d_tn_32x32x16_16x16", "  bar.sync 0;\n  add.s64", "  add.s64", True,
      "mma kernel: first bar.sync of the K loop removed (shared-memory RAW race)"),
-    ("mma_d_tn_32x32x8_16x16_p_s2", "  bar.sync 0;\n  setp.gt.s32 %v_p_more", "  setp.gt.s32 %v_p_more", True,
+    ("mma_d_tn_32x32x8_16x16_s2", "  bar.sync 0;\n  setp.gt.s32 %v_p_more", "  setp.gt.s32 %v_p_more", True,
      "double buffer: the K loop's only barrier removed"),
     ("simt_s_nt_32x32x8_2x2_v2_s2", "sub.u32 %v_stage_a, 1024, %v_stage_a;", "sub.u32 %v_stage_a, 0, %v_stage_a;",
      True, "double buffer: A's stage offset not toggled"),

@@ -11,7 +11,8 @@
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
 //       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma][:pad][:s2]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
-//              pad: store_pad; s2: two shared stages)
+//              pad: store_pad; s2: two shared stages); a last :sm80 generates for sm_80 instead
+//              of sm_90 and appends _sm80 to the kernel's name (entry and file)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
 //                                                      t (triangle) b (blend); default lower
@@ -107,8 +108,9 @@ GeneratedKernel generate(const std::string& spec) {
     if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
     return generate_splitk_reduce(type_of(f[1]), f.size() == 3, kSm);
   }
-  if (f.size() < 6 || f.size() > 10 || f[0] != "gemm" || f[2].size() != 2)
+  if (f.size() < 6 || f.size() > 11 || f[0] != "gemm" || f[2].size() != 2)
     throw std::invalid_argument("bad gemm spec");
+  int sm = kSm;
   KernelConfig c;
   c.data = type_of(f[1]);
   c.op_a = op_of(f[2][0]);
@@ -129,10 +131,20 @@ GeneratedKernel generate(const std::string& spec) {
       c.store_pad = true;
     else if (f[i] == "s2")
       c.stages = 2;
+    else if (f[i] == "sm80" && i + 1 == f.size())
+      sm = 80;
     else
       throw std::invalid_argument("bad gemm spec suffix '" + f[i] + "'");
   }
-  return generate_simt_gemm(c, kSm);
+  GeneratedKernel k = generate_simt_gemm(c, sm);
+  if (sm != kSm) {
+    const std::string entry = ".entry " + k.name + "(";
+    const size_t at = k.ptx.find(entry);
+    if (at == std::string::npos) throw std::runtime_error("no entry " + k.name + " in the generated PTX");
+    k.name += "_sm" + std::to_string(sm);
+    k.ptx.replace(at, entry.size(), ".entry " + k.name + "(");
+  }
+  return k;
 }
 
 }  // namespace

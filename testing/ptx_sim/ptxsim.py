@@ -623,6 +623,7 @@ class Kernel:
 
     # mma.sync.aligned.<shape>.row.col.<d>.<a>.<b>.<c> {d}, {a}, {b}, {c}
     _MMA = {("m8n8k4", "f64", "f64", "f64", "f64"): (1, 1, 2, "f64", "f64"),
+            ("m16n8k8", "f64", "f64", "f64", "f64"): (4, 2, 4, "f64", "f64"),
             ("m16n8k16", "f32", "f16", "f16", "f32"): (4, 2, 4, "b32", "f32"),
             ("m16n8k16", "f32", "bf16", "bf16", "f32"): (4, 2, 4, "b32", "f32")}
 
@@ -1357,7 +1358,8 @@ def launch(kernel, params, mem, grid, block, racecheck=False, step_limit=1_000_0
 def _warp_mma(key, xi, xo, nthreads):
     """Every warp's mma: xi[thread] = (a regs, b regs, c regs) -> xo[thread] = d regs.
 
-    Lane 4g + q. m8n8k4: A[g][q], B[q][g], C/D[g][2q + e]. m16n8k16: A registers (row g | g + 8,
+    Lane 4g + q. m8n8k4: A[g][q], B[q][g], C/D[g][2q + e]. m16n8k8 (f64): A registers (row g |
+    g + 8, k q | q + 4), B registers (k q | q + 4, column g), C/D as m16n8k16. m16n8k16: A registers (row g | g + 8,
     k 2q + {0,1} | + 8), B registers (k 2q + {0,1} | + 8, column g), C/D (row g | g + 8, column
     2q + e); the lower-indexed element of a pair is in the low 16 bits."""
     if nthreads % 32:
@@ -1376,6 +1378,26 @@ def _warp_mma(key, xi, xo, nthreads):
                     acc = L[l][2][e]
                     for kk in range(4):
                         acc = _fma64(A[g][kk], B[kk][2 * q + e], acc) if _fma64 else A[g][kk] * B[kk][2 * q + e] + acc
+                    out.append(acc)
+                xo[w + l] = tuple(out)
+            continue
+        if shape == "m16n8k8":
+            A = [[0.0] * 8 for _ in range(16)]
+            B = [[0.0] * 8 for _ in range(8)]
+            for l in range(32):
+                g, q = divmod(l, 4)
+                for r in range(4):
+                    A[g + 8 * (r & 1)][q + 4 * (r >> 1)] = L[l][0][r]
+                for r in range(2):
+                    B[q + 4 * r][g] = L[l][1][r]
+            for l in range(32):
+                g, q = divmod(l, 4)
+                out = []
+                for r in range(4):
+                    row, col = g + 8 * (r >> 1), 2 * q + (r & 1)
+                    acc = L[l][2][r]
+                    for kk in range(8):
+                        acc = _fma64(A[row][kk], B[kk][col], acc) if _fma64 else A[row][kk] * B[kk][col] + acc
                     out.append(acc)
                 xo[w + l] = tuple(out)
             continue
