@@ -1,5 +1,6 @@
 // Simple choices until the model lands: the largest catalogued tile that still gives every SM a
-// block, and K split over blocks (ISAAC's KG) while the tiles leave fewer than four blocks per SM.
+// block, and K split over blocks (ISAAC's KG) while the tiles leave fewer than four blocks per SM;
+// deep reductions onto a small C take a large tile and more slices instead.
 #include <algorithm>
 
 #include "gemm_call.hpp"
@@ -28,10 +29,24 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   }
   // Four blocks per SM are wanted (the oracle's K splits on skinny and deep-K shapes of the public
   // suite land there); slices come from K when the tiles alone are too few.
+  std::int64_t want = 4 * multiprocessors;
+  // A deep reduction onto a C too small for the SMs (K at least 16 times M and N): the largest
+  // tile that C still holds four times over (if larger than the fallback), split to two blocks
+  // per SM, re-reads A and B far
+  // less than small tiles do (oracle, docs/perf-notes.md §11: 256x256x60000 1.4-3x faster).
+  const bool few = ceil_div(m, pick.ml) * ceil_div(n, pick.nl) < multiprocessors;
+  if (few && k >= 16 * std::max(m, n)) {
+    for (const gen::Tile& t : tiles)
+      if (t.ml * t.nl > pick.ml * pick.nl && t.ml <= m && t.nl <= n && ceil_div(m, t.ml) * ceil_div(n, t.nl) >= 4) {
+        pick = t;
+        want = 2 * multiprocessors;
+        break;
+      }
+  }
   const std::int64_t blocks = ceil_div(m, pick.ml) * ceil_div(n, pick.nl);
   std::int64_t kg = 1;
   if (blocks > 0 && k > 0)
-    kg = std::min({ceil_div(4 * multiprocessors, blocks), k / kMinSliceK, std::int64_t{kMaxSlices}});
+    kg = std::min({ceil_div(want, blocks), k / kMinSliceK, std::int64_t{kMaxSlices}});
   return plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, pick, static_cast<int>(std::max<std::int64_t>(kg, 1)));
 }
 

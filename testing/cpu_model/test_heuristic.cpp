@@ -1,0 +1,56 @@
+// The heuristic's plans (dispatch/heuristic.cpp) on an H100-sized device: tiles from the catalog,
+// K split to fill the SMs, and the deep-reduction rule (a large tile, more slices).
+#include <gtest/gtest.h>
+
+#include "gemm_call.hpp"
+#include "tile_catalog.hpp"
+
+namespace {
+
+using ptxblas::dispatch::Plan;
+using ptxblas::dispatch::plan_gemm;
+namespace gen = ptxblas::gen;
+constexpr int kSms = 132;
+
+Plan plan(gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return plan_gemm(t, false, gen::Op::N, gen::Op::T, m, n, k, kSms);
+}
+
+}  // namespace
+
+TEST(Heuristic, LargeSquaresTakeTheFirstTileWithoutSplit) {
+  for (gen::DataType t : {gen::DataType::F32, gen::DataType::F64, gen::DataType::C64, gen::DataType::F16}) {
+    const Plan p = plan(t, 4096, 4096, 4096);
+    EXPECT_EQ(p.config.ml, gen::tile_catalog(t).front().ml);
+    EXPECT_EQ(p.config.nl, gen::tile_catalog(t).front().nl);
+    EXPECT_EQ(p.kg, 1);
+  }
+}
+
+TEST(Heuristic, DeepReductionOntoSmallCTakesALargeTile) {
+  // 256 x 256 x 60000: C holds four 128x128 blocks; 2 blocks per SM come from K.
+  const Plan s = plan(gen::DataType::F32, 256, 256, 60000);
+  EXPECT_EQ(s.config.ml, 128);
+  EXPECT_EQ(s.config.nl, 128);
+  EXPECT_EQ(s.kg, 66);
+  EXPECT_EQ(s.kchunk % s.config.u, 0);
+  const Plan d = plan(gen::DataType::F64, 256, 256, 60000);
+  EXPECT_EQ(d.config.ml * d.config.nl, 128 * 64);
+  EXPECT_EQ(d.kg, 33);
+}
+
+TEST(Heuristic, DeepReductionOntoTinyCKeepsSmallTiles) {
+  // 64 x 64 x 60000: no tile fits four times; the smallest tile, K split to four blocks per SM.
+  const gen::Tile& last = gen::tile_catalog(gen::DataType::F32).back();
+  const Plan p = plan(gen::DataType::F32, 64, 64, 60000);
+  EXPECT_EQ(p.config.ml, last.ml);
+  EXPECT_EQ(p.kg, 132);
+}
+
+TEST(Heuristic, SkinnyShapesSplitKButNotBelowTheMinimumSlice) {
+  const Plan p = plan(gen::DataType::F64, 2560, 16, 2560);  // not deep: K < 16 max(M, N)
+  EXPECT_EQ(p.config.ml, gen::tile_catalog(gen::DataType::F64).back().ml);
+  EXPECT_GT(p.kg, 1);
+  EXPECT_GE(p.kchunk, 128);
+  EXPECT_EQ(plan(gen::DataType::F64, 64, 64, 100).kg, 1);  // K below two minimum slices
+}
