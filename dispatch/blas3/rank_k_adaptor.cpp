@@ -1,7 +1,8 @@
-// SYRK / SYRKX / HERK / HERKX / SYR2K / HER2K: C's stored triangle in block columns of nb. The
-// part strictly off the diagonal blocks is plain GEMM straight into C; each diagonal block is a
-// GEMM into scratch, of which only the stored triangle is blended into C. Nothing outside the
-// triangle is read or written.
+// SYRK / SYRKX / HERK / HERKX / SYR2K / HER2K: C's stored triangle split recursively in halves
+// (whole leaves of nb each): the off-diagonal square of each split is one plain GEMM straight
+// into C, so most of the work runs as a few large GEMMs; each diagonal leaf is a GEMM into
+// scratch, of which only the stored triangle is blended into C. Nothing outside the triangle is
+// read or written.
 #include <algorithm>
 
 #include "routines.hpp"
@@ -27,23 +28,32 @@ Operands operands(const RankK& r, DataType t, MatView x, MatView y) {
 
 bool nothing_to_add(const RankK& r, Scalar alpha) { return alpha.is_zero() || r.k == 0; }
 
-// One pass: triangle of C = alpha op(X) op(Y)^{T|H} + beta C.
-void pass(Engine& e, const RankK& r, Scalar alpha, MatView x, MatView y, Scalar beta, MatView c, Blocking blk) {
+// Triangle rows/columns [i, i + n) of C = alpha op(X) op(Y)^{T|H} + beta C.
+void triangle(Engine& e, const RankK& r, const Operands& o, Scalar alpha, Scalar beta, MatView c, std::int64_t i,
+              std::int64_t n, std::int64_t nb, MatView diag) {
   const DataType t = e.data();
-  const Operands o = operands(r, t, x, y);
+  if (n <= nb) {
+    e.gemm(o.opx, o.opy, n, n, r.k, alpha, o.x_at(i), o.y_at(i), Scalar{}, diag);
+    e.blend_triangle(r.uplo, r.hermitian, n, diag, beta, sub(c, i, i, t));
+    return;
+  }
+  // The first half of the leaves (rounded up): at least one, fewer than all, since n > nb.
+  const std::int64_t leaves = (n + nb - 1) / nb;
+  const std::int64_t first = nb * ((leaves + 1) / 2);
+  const std::int64_t n2 = n - first;
+  triangle(e, r, o, alpha, beta, c, i, first, nb, diag);
+  if (r.uplo == Uplo::Lower)
+    e.gemm(o.opx, o.opy, n2, first, r.k, alpha, o.x_at(i + first), o.y_at(i), beta, sub(c, i + first, i, t));
+  else
+    e.gemm(o.opx, o.opy, first, n2, r.k, alpha, o.x_at(i), o.y_at(i + first), beta, sub(c, i, i + first, t));
+  triangle(e, r, o, alpha, beta, c, i + first, n2, nb, diag);
+}
+
+// One pass over the whole triangle.
+void pass(Engine& e, const RankK& r, Scalar alpha, MatView x, MatView y, Scalar beta, MatView c, Blocking blk) {
   const std::int64_t nb = std::max<std::int64_t>(1, std::min(blk.nb, r.n));
   Scratch diag(e, nb, nb);
-  for (std::int64_t j = 0; j < r.n; j += nb) {
-    const std::int64_t jb = std::min(nb, r.n - j);
-    e.gemm(o.opx, o.opy, jb, jb, r.k, alpha, o.x_at(j), o.y_at(j), Scalar{}, diag.view());
-    e.blend_triangle(r.uplo, r.hermitian, jb, diag.view(), beta, sub(c, j, j, t));
-    if (r.uplo == Uplo::Lower) {
-      const std::int64_t below = r.n - j - jb;
-      if (below > 0) e.gemm(o.opx, o.opy, below, jb, r.k, alpha, o.x_at(j + jb), o.y_at(j), beta, sub(c, j + jb, j, t));
-    } else if (j > 0) {
-      e.gemm(o.opx, o.opy, j, jb, r.k, alpha, o.x_at(0), o.y_at(j), beta, sub(c, 0, j, t));
-    }
-  }
+  triangle(e, r, operands(r, e.data(), x, y), alpha, beta, c, 0, r.n, nb, diag.view());
 }
 
 }  // namespace

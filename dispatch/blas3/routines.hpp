@@ -28,17 +28,18 @@ struct RankK {
   bool hermitian = false;
   std::int64_t n = 0, k = 0;
 };
+// blk.nb is the diagonal leaf: 256 by default (n = 4096: 16 leaves, the rest in 15 large GEMMs).
 void rank_k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
-            Blocking blk = {});
+            Blocking blk = {256});
 // SYR2K  C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C
 // HER2K  C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C (beta real)
 void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
-             Blocking blk = {});
+             Blocking blk = {256});
 
 // TRMM (cuBLAS form): C = alpha op(A) B (Left) or alpha B op(A) (Right); A triangular. B and C
-// are m x n and may be the same matrix.
+// are m x n and may be the same matrix. blk.nb: the diagonal leaf, as for rank-k.
 void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
-          MatView a, MatView b, MatView c);
+          MatView a, MatView b, MatView c, Blocking blk = {256});
 
 // TRSM: B := X with op(A) X = alpha B (Left) or X op(A) = alpha B (Right). Blocked: each diagonal
 // block is inverted by the engine and applied with GEMM, the rest is updated with GEMM.

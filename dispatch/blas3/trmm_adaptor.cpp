@@ -1,5 +1,9 @@
-// TRMM (cuBLAS's out-of-place form): the triangle of A materialised with explicit zeros (and unit
-// diagonal), then one GEMM. When C and B overlap, B is copied first: GEMM cannot run in place.
+// TRMM (cuBLAS's out-of-place form): the triangle split recursively in halves (whole leaves of
+// nb), as in the rank-k adaptor. For op(A) lower, [C1; C2] = [L11 S1; L21 S1 + L22 S2]: each
+// diagonal leaf is materialised (explicit zeros, unit diagonal) in scratch and multiplied by one
+// GEMM, and each off-diagonal block adds one large GEMM (upper and Right side alike). When C and
+// B overlap, B is copied first (S): GEMM cannot run in place.
+#include <algorithm>
 #include <optional>
 
 #include "routines.hpp"
@@ -16,10 +20,59 @@ bool overlap(MatView b, MatView c, std::int64_t m, std::int64_t n, DataType t) {
   return b0 < c1 && c0 < b1;
 }
 
+struct Trmm {
+  Engine& e;
+  Side side;
+  Uplo uplo;
+  Op transa;
+  Diag diag;
+  std::int64_t m, n;
+  Scalar alpha;
+  MatView a, s, c, tri;
+  std::int64_t nb;
+  DataType t;
+
+  // op(A) lower triangular (stored lower and not transposed, or stored upper and transposed).
+  bool lower() const { return (uplo == Uplo::Lower) == (transa == Op::N); }
+  // Where op(A)'s block at (r0, c0) is stored (op applied by the GEMM).
+  MatView op_a(std::int64_t r0, std::int64_t c0) const {
+    return transa == Op::N ? sub(a, r0, c0, t) : sub(a, c0, r0, t);
+  }
+
+  // The diagonal block [i, i + d) of op(A) times S's matching rows (Left) or columns (Right).
+  void leaf(std::int64_t i, std::int64_t d) {
+    e.triangle(uplo, diag, d, sub(a, i, i, t), tri);
+    if (side == Side::Left)
+      e.gemm(transa, Op::N, d, n, d, alpha, tri, sub(s, i, 0, t), Scalar{}, sub(c, i, 0, t));
+    else
+      e.gemm(Op::N, transa, m, d, d, alpha, sub(s, 0, i, t), tri, Scalar{}, sub(c, 0, i, t));
+  }
+
+  void run(std::int64_t i, std::int64_t d) {
+    if (d <= nb) return leaf(i, d);
+    const std::int64_t leaves = (d + nb - 1) / nb;
+    const std::int64_t d1 = nb * ((leaves + 1) / 2), d2 = d - d1, j = i + d1;
+    run(i, d1);
+    run(j, d2);
+    const Scalar one{1, 0};
+    if (side == Side::Left) {
+      if (lower())  // C2 += op(A)21 S1
+        e.gemm(transa, Op::N, d2, n, d1, alpha, op_a(j, i), sub(s, i, 0, t), one, sub(c, j, 0, t));
+      else  // C1 += op(A)12 S2
+        e.gemm(transa, Op::N, d1, n, d2, alpha, op_a(i, j), sub(s, j, 0, t), one, sub(c, i, 0, t));
+    } else {
+      if (lower())  // C1 += S2 op(A)21
+        e.gemm(Op::N, transa, m, d1, d2, alpha, sub(s, 0, j, t), op_a(j, i), one, sub(c, 0, i, t));
+      else  // C2 += S1 op(A)12
+        e.gemm(Op::N, transa, m, d2, d1, alpha, sub(s, 0, i, t), op_a(i, j), one, sub(c, 0, j, t));
+    }
+  }
+};
+
 }  // namespace
 
 void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
-          MatView a, MatView b, MatView c) {
+          MatView a, MatView b, MatView c, Blocking blk) {
   if (m == 0 || n == 0) return;
   if (alpha.is_zero()) {
     e.scale(m, n, Scalar{}, c);
@@ -27,8 +80,8 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   }
   const DataType t = e.data();
   const std::int64_t dim = side == Side::Left ? m : n;
-  Scratch tri(e, dim, dim);
-  e.triangle(uplo, diag, dim, a, tri.view());
+  const std::int64_t nb = std::max<std::int64_t>(1, std::min(blk.nb, dim));
+  Scratch tri(e, nb, nb);
   MatView src = b;
   std::optional<Scratch> copy;
   if (overlap(b, c, m, n, t)) {
@@ -36,10 +89,7 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
     e.copy(m, n, b, copy->view());
     src = copy->view();
   }
-  if (side == Side::Left)
-    e.gemm(transa, Op::N, m, n, m, alpha, tri.view(), src, Scalar{}, c);
-  else
-    e.gemm(Op::N, transa, m, n, n, alpha, src, tri.view(), Scalar{}, c);
+  Trmm{e, side, uplo, transa, diag, m, n, alpha, a, src, c, tri.view(), nb, t}.run(0, dim);
 }
 
 }  // namespace ptxblas::blas3

@@ -1,7 +1,8 @@
-// TRSM, blocked and right-looking: B is scaled by alpha once; then, diagonal block by diagonal
-// block in the order the triangle dictates, X_i = inv(op(A_ii)) B_i (engine inverse + GEMM) and
-// the not yet solved part of B is updated with one GEMM. inv(op(D)) == op(inv(D)), so the
-// inverse is taken of the stored block and applied with the same op.
+// TRSM, recursive: B is scaled by alpha once; the triangle is split in halves (whole leaves of
+// nb), the half the triangle dictates is solved first, the other half of B is updated with one
+// large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i (engine inverse + GEMM).
+// inv(op(D)) == op(inv(D)), so the inverse is taken of the stored block and applied with the
+// same op.
 #include <algorithm>
 
 #include "routines.hpp"
@@ -9,13 +10,59 @@
 namespace ptxblas::blas3 {
 namespace {
 
-struct Blocks {
-  std::int64_t dim, nb;
-  bool forward;
-  std::int64_t count() const { return (dim + nb - 1) / nb; }
-  // Start of the i-th block in solve order.
-  std::int64_t start(std::int64_t i) const { return (forward ? i : count() - 1 - i) * nb; }
-  std::int64_t size(std::int64_t s) const { return std::min(nb, dim - s); }
+struct Trsm {
+  Engine& e;
+  bool left;
+  Uplo uplo;
+  Op transa;
+  Diag diag;
+  std::int64_t m, n;
+  MatView a, b, inv, solved;
+  std::int64_t nb;
+  bool forward;  // the first half is solved first (left: op(A) lower; right: op(A) upper)
+  DataType t;
+
+  // Where op(A)'s block at (r0, c0) is stored (op applied by the GEMM).
+  MatView op_a(std::int64_t r0, std::int64_t c0) const {
+    return transa == Op::N ? sub(a, r0, c0, t) : sub(a, c0, r0, t);
+  }
+
+  void leaf(std::int64_t i, std::int64_t d) {
+    const Scalar one{1, 0};
+    invert_blocked(e, uplo, diag, d, sub(a, i, i, t), inv);
+    if (left) {
+      e.gemm(transa, Op::N, d, n, d, one, inv, sub(b, i, 0, t), Scalar{}, solved);
+      e.copy(d, n, solved, sub(b, i, 0, t));
+    } else {
+      e.gemm(Op::N, transa, m, d, d, one, sub(b, 0, i, t), inv, Scalar{}, solved);
+      e.copy(m, d, solved, sub(b, 0, i, t));
+    }
+  }
+
+  // B's rows (left) or columns (right) [to, to + dt) -= the coupling block times the solved X of
+  // [from, from + df).
+  void update(std::int64_t to, std::int64_t dt, std::int64_t from, std::int64_t df) {
+    const Scalar one{1, 0}, minus_one{-1, 0};
+    if (left)
+      e.gemm(transa, Op::N, dt, n, df, minus_one, op_a(to, from), sub(b, from, 0, t), one, sub(b, to, 0, t));
+    else
+      e.gemm(Op::N, transa, m, dt, df, minus_one, sub(b, 0, from, t), op_a(from, to), one, sub(b, 0, to, t));
+  }
+
+  void run(std::int64_t i, std::int64_t d) {
+    if (d <= nb) return leaf(i, d);
+    const std::int64_t leaves = (d + nb - 1) / nb;
+    const std::int64_t d1 = nb * ((leaves + 1) / 2), d2 = d - d1, j = i + d1;
+    if (forward) {
+      run(i, d1);
+      update(j, d2, i, d1);
+      run(j, d2);
+    } else {
+      run(j, d2);
+      update(i, d1, j, d2);
+      run(i, d1);
+    }
+  }
 };
 
 }  // namespace
@@ -57,36 +104,12 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   const std::int64_t dim = left ? m : n;
   // Left: op(A) lower-triangular solves top-down; right: op(A) upper-triangular solves left to right.
   const bool op_lower = (uplo == Uplo::Lower) == (transa == Op::N);
-  const Blocks blocks{dim, std::max<std::int64_t>(1, std::min(blk.nb, dim)), left ? op_lower : !op_lower};
-  const Scalar one{1, 0}, minus_one{-1, 0};
-  Scratch inv(e, blocks.nb, blocks.nb);
-  Scratch solved(e, left ? blocks.nb : m, left ? n : blocks.nb);
+  const std::int64_t nb = std::max<std::int64_t>(1, std::min(blk.nb, dim));
+  Scratch inv(e, nb, nb);
+  Scratch solved(e, left ? nb : m, left ? n : nb);
   if (!alpha.is_one()) e.scale(m, n, alpha, b);  // after the scratch: a refusal before here changed nothing
-
-  for (std::int64_t i = 0; i < blocks.count(); ++i) {
-    const std::int64_t s = blocks.start(i), w = blocks.size(s);
-    invert_blocked(e, uplo, diag, w, sub(a, s, s, t), inv.view());
-    // Rows (left) or columns (right) not solved yet, and the block of op(A) coupling them to s.
-    const std::int64_t rest0 = blocks.forward ? s + w : 0;
-    const std::int64_t rest = blocks.forward ? dim - s - w : s;
-    if (left) {
-      e.gemm(transa, Op::N, w, n, w, one, inv.view(), sub(b, s, 0, t), Scalar{}, solved.view());
-      e.copy(w, n, solved.view(), sub(b, s, 0, t));
-      if (rest > 0) {
-        // op(A)(rest, s): stored at A(rest, s) for N, at A(s, rest) transposed otherwise.
-        const MatView coupling = transa == Op::N ? sub(a, rest0, s, t) : sub(a, s, rest0, t);
-        e.gemm(transa, Op::N, rest, n, w, minus_one, coupling, sub(b, s, 0, t), one, sub(b, rest0, 0, t));
-      }
-    } else {
-      e.gemm(Op::N, transa, m, w, w, one, sub(b, 0, s, t), inv.view(), Scalar{}, solved.view());
-      e.copy(m, w, solved.view(), sub(b, 0, s, t));
-      if (rest > 0) {
-        // op(A)(s, rest): stored at A(s, rest) for N, at A(rest, s) transposed otherwise.
-        const MatView coupling = transa == Op::N ? sub(a, s, rest0, t) : sub(a, rest0, s, t);
-        e.gemm(Op::N, transa, m, rest, w, minus_one, sub(b, 0, s, t), coupling, one, sub(b, 0, rest0, t));
-      }
-    }
-  }
+  Trsm{e, left, uplo, transa, diag, m, n, a, b, inv.view(), solved.view(), nb, left ? op_lower : !op_lower, t}.run(
+      0, dim);
 }
 
 }  // namespace ptxblas::blas3

@@ -71,7 +71,7 @@ void run(Routine routine) {
   int cases = 0;
   for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
     for (Op trans : {Op::N, herm ? Op::C : Op::T})
-      for (std::int64_t n : {0, 1, 5, 13})
+      for (std::int64_t n : {0, 1, 5, 13, 37})  // 37 with nb 4: uneven halves, three levels deep
         for (std::int64_t k : {0, 1, 7})
           for (std::int64_t nb : {4, 128})
             for (int s = 0; s < 5; ++s) {

@@ -22,29 +22,31 @@ TYPED_TEST(Trmm, MatchesReference) {
         for (Diag diag : {Diag::NonUnit, Diag::Unit})
           for (std::int64_t m : {0, 1, 4, 13})
             for (std::int64_t n : {0, 1, 4, 13})
-              for (int s = 0; s < 3; ++s)
-                for (bool in_place : {false, true}) {
-                  const std::int64_t dim = side == Side::Left ? m : n;
-                  Matrix<T> a = triangular<T>(dim, uplo, diag, rng);
-                  Matrix<T> b(m, n, 2);
-                  b.randomize(rng);
-                  Matrix<T> want = b;
-                  const T alpha = alphas[s];
-                  const char cs = code(side), cu = code(uplo), ct = code(trans), cd = code(diag);
-                  const int mi = static_cast<int>(m), ni = static_cast<int>(n);
-                  Ref<T>::trmm(&cs, &cu, &ct, &cd, &mi, &ni, &alpha, a.v.data(), &a.ld32(), want.v.data(),
-                               &want.ld32(), 1, 1, 1, 1);
-                  Matrix<T> c(m, n, 1);  // out of place: C starts NaN and is never read
-                  Matrix<T>& out = in_place ? b : c;
-                  trmm(*engine, side, uplo, trans, diag, m, n, scalar(alpha), a.view(), b.view(), out.view());
-                  Matrix<T> got(m, n, 2);
-                  for (std::int64_t j = 0; j < n; ++j)
-                    for (std::int64_t i = 0; i < m; ++i) got(i, j) = out(i, j);
-                  const std::string err = compare(got, want, tolerance<T>(dim), [](auto, auto) { return true; });
-                  ASSERT_EQ(err, "") << "trmm " << cs << cu << ct << cd << " m " << m << " n " << n << " alpha "
-                                     << alpha << (in_place ? " in place" : "");
-                  ++cases;
-                }
+              for (std::int64_t nb : {4, 256})  // 4: leaves and off-diagonal GEMMs at these sizes
+                for (int s = 0; s < 3; ++s)
+                  for (bool in_place : {false, true}) {
+                    const std::int64_t dim = side == Side::Left ? m : n;
+                    Matrix<T> a = triangular<T>(dim, uplo, diag, rng);
+                    Matrix<T> b(m, n, 2);
+                    b.randomize(rng);
+                    Matrix<T> want = b;
+                    const T alpha = alphas[s];
+                    const char cs = code(side), cu = code(uplo), ct = code(trans), cd = code(diag);
+                    const int mi = static_cast<int>(m), ni = static_cast<int>(n);
+                    Ref<T>::trmm(&cs, &cu, &ct, &cd, &mi, &ni, &alpha, a.v.data(), &a.ld32(), want.v.data(),
+                                 &want.ld32(), 1, 1, 1, 1);
+                    Matrix<T> c(m, n, 1);  // out of place: C starts NaN and is never read
+                    Matrix<T>& out = in_place ? b : c;
+                    trmm(*engine, side, uplo, trans, diag, m, n, scalar(alpha), a.view(), b.view(), out.view(),
+                         Blocking{nb});
+                    Matrix<T> got(m, n, 2);
+                    for (std::int64_t j = 0; j < n; ++j)
+                      for (std::int64_t i = 0; i < m; ++i) got(i, j) = out(i, j);
+                    const std::string err = compare(got, want, tolerance<T>(dim), [](auto, auto) { return true; });
+                    ASSERT_EQ(err, "") << "trmm " << cs << cu << ct << cd << " m " << m << " n " << n << " alpha "
+                                       << alpha << " nb " << nb << (in_place ? " in place" : "");
+                    ++cases;
+                  }
   EXPECT_GT(cases, 0);
 }
 
