@@ -1,0 +1,123 @@
+// ptxblas-bench-latency: host-side costs of a call (issue 4's runtime targets), side by side with
+// cuBLAS in one process. A microbenchmark, not a test:
+//   first call of a new shape: host wall time from the call to its completion, which includes
+//     generating the kernel and loading it (the driver JITs the PTX or finds the cubin in its
+//     on-disk cache, CUDA_CACHE_PATH); run twice with the same CUDA_CACHE_PATH to see both;
+//   a repeated shape: host time per call to enqueue a tiny GEMM (batches of 128 calls, each batch
+//     timed without the synchronisation after it), ptxblas and cuBLAS.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "gemm_call.hpp"
+#include "status.hpp"
+#include "suite.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+struct Device {
+  void* a = nullptr;
+  void* b = nullptr;
+  void* c = nullptr;
+};
+
+Device alloc(const bench::Shape& s) {
+  const bench::Layout l = bench::layout(s);
+  const std::size_t es = bench::elem_bytes(s.type);
+  Device d;
+  CUDA_CHECK(cudaMalloc(&d.a, l.a_elems * es));
+  CUDA_CHECK(cudaMalloc(&d.b, l.b_elems * es));
+  CUDA_CHECK(cudaMalloc(&d.c, l.c_elems * es));
+  CUDA_CHECK(cudaMemset(d.a, 0, l.a_elems * es));
+  CUDA_CHECK(cudaMemset(d.b, 0, l.b_elems * es));
+  return d;
+}
+
+void release(Device& d) {
+  CUDA_CHECK(cudaFree(d.a));
+  CUDA_CHECK(cudaFree(d.b));
+  CUDA_CHECK(cudaFree(d.c));
+}
+
+// Host microseconds per enqueued call, median over batches.
+double enqueue_us(bench::Impl impl, cublasHandle_t h, cudaStream_t st, const bench::Shape& s, const Device& d,
+                  int batches) {
+  constexpr int kBatch = 128;
+  std::vector<double> per_call;
+  for (int b = 0; b < batches; ++b) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < kBatch; ++i) CUBLAS_CHECK(bench::run_gemm(impl, h, s, {d.a, d.b, d.c}));
+    per_call.push_back(ms_since(t0) * 1000.0 / kBatch);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+  }
+  std::nth_element(per_call.begin(), per_call.begin() + per_call.size() / 2, per_call.end());
+  return per_call[per_call.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxblas-bench-latency: first-call and per-call host costs, ptxblas vs cuBLAS"};
+  std::string library = bench::default_library_path();
+  int batches = 101;
+  app.add_option("--library", library, "libptxblas.so");
+  app.add_option("--batches", batches, "batches of 128 calls for the per-call time")->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no GPU: benchmark skipped\n");
+    return 0;
+  }
+  bench::load_ptxblas(library);
+  cublasHandle_t h;
+  CUBLAS_CHECK(cublasCreate(&h));
+  cudaStream_t st;
+  CUDA_CHECK(cudaStreamCreate(&st));
+  CUBLAS_CHECK(cublasSetStream(h, st));
+
+  // Shapes whose kernels nothing in this process has loaded yet: one per type, ragged sizes.
+  const std::vector<bench::Shape> first = {{'S', 'N', 'N', 300, 200, 100, "first-s"},
+                                           {'D', 'N', 'T', 200, 136, 72, "first-d"},
+                                           {'Z', 'T', 'N', 90, 70, 200, "first-z"},
+                                           {'H', 'N', 'T', 130, 100, 300, "first-h"}};
+  std::printf("%-8s %12s %12s %12s  %s\n", "shape", "ptx_1st_ms", "ptx_2nd_ms", "cublas_1st_ms", "kernel");
+  for (const bench::Shape& s : first) {
+    Device d = alloc(s);
+    double ms[3];
+    const bench::Impl order[3] = {bench::Impl::Ptxblas, bench::Impl::Ptxblas, bench::Impl::Cublas};
+    for (int i = 0; i < 3; ++i) {
+      CUDA_CHECK(cudaStreamSynchronize(st));
+      const auto t0 = Clock::now();
+      CUBLAS_CHECK(bench::run_gemm(order[i], h, s, {d.a, d.b, d.c}));
+      CUDA_CHECK(cudaStreamSynchronize(st));
+      ms[i] = ms_since(t0);
+    }
+    std::printf("%-8s %12.3f %12.3f %12.3f  %s\n", s.name.c_str(), ms[0], ms[1], ms[2],
+                bench::last_ptxblas_call().c_str());
+    release(d);
+  }
+
+  const bench::Shape tiny{'S', 'N', 'N', 16, 16, 16, "tiny"};
+  Device d = alloc(tiny);
+  for (int i = 0; i < 3; ++i) {  // warm both paths
+    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
+    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(st));
+  const double p = enqueue_us(bench::Impl::Ptxblas, h, st, tiny, d, batches);
+  const double c = enqueue_us(bench::Impl::Cublas, h, st, tiny, d, batches);
+  std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
+              p - c, bench::last_ptxblas_call().c_str());
+  release(d);
+  CUBLAS_CHECK(cublasDestroy(h));
+  CUDA_CHECK(cudaStreamDestroy(st));
+  return 0;
+}
