@@ -1,6 +1,7 @@
 // ptxblas-tune: turns device time into a performance model (ISAAC §4-6).
 //   sample  draw (problem, configuration) pairs from the learned categorical model -> CSV
-//   bench   time pending samples on the GPU -> dataset CSV (resumable, time-boxed)
+//   bench   time pending samples on the GPU -> dataset CSV (resumable, time-boxed; the kernels
+//           compiled ahead by --jit-workers processes, `jit-warm`, into the driver's JIT cache)
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type and layout, how many configurations are legal and survive pruning
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <thread>
 
 #include "bench_runner.hpp"
 #include "mma_grid.hpp"
@@ -166,6 +168,18 @@ int main(int argc, char** argv) {
   bench->add_option("--out", bopt.out, "dataset CSV (appended; rows already there are skipped)")->required();
   bench->add_option("--minutes", bopt.minutes, "wall-clock budget");
   bench->add_option("--min-ms", bopt.min_ms, "time each configuration at least this long");
+  bopt.jit_workers = std::max(1u, std::thread::hardware_concurrency());
+  bench->add_option("--jit-workers", bopt.jit_workers,
+                    "processes compiling the kernels into the driver's JIT cache before timing (1: none)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  std::string warm_samples;
+  int shard = 0, shards = 1;
+  auto* warm = app.add_subcommand("jit-warm", "one JIT worker of `bench` (internal)");
+  warm->group("");  // not listed in --help: bench starts it
+  warm->add_option("--samples", warm_samples)->required();
+  warm->add_option("--shard", shard)->required();
+  warm->add_option("--shards", shards)->required()->check(CLI::PositiveNumber);
 
   std::vector<std::string> data;
   tuner::TrainOptions opt;
@@ -205,6 +219,7 @@ int main(int argc, char** argv) {
   try {
     if (*sample) return cmd_sample(count, learn_draws, seed, device, out);
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
+    if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
     if (*exp) return cmd_export(trained, name, sm, models_dir);
     if (*space) return cmd_space();
