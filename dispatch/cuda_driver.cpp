@@ -50,6 +50,13 @@ Loaded load() {
   bind(lib, "cuMemAlloc_v2", d.cuMemAlloc);
   bind(lib, "cuMemFree_v2", d.cuMemFree);
   bind(lib, "cuMemcpy2D_v2", d.cuMemcpy2D);
+  bind(lib, "cuMemAllocHost_v2", d.cuMemAllocHost);
+  bind(lib, "cuMemFreeHost", d.cuMemFreeHost);
+  bind(lib, "cuMemcpy2DAsync_v2", d.cuMemcpy2DAsync);
+  bind(lib, "cuStreamCreate", d.cuStreamCreate);
+  bind(lib, "cuEventCreate", d.cuEventCreate);
+  bind(lib, "cuEventRecord", d.cuEventRecord);
+  bind(lib, "cuEventSynchronize", d.cuEventSynchronize);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

@@ -37,6 +37,15 @@ struct CudaDriver {
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemcpy2D)(const CUDA_MEMCPY2D*) = nullptr;
+  // Host BLAS offload through pinned staging buffers, copies on a stream of their own (optional:
+  // without them the plain copies above are used).
+  CUresult (*cuMemAllocHost)(void**, size_t) = nullptr;
+  CUresult (*cuMemFreeHost)(void*) = nullptr;
+  CUresult (*cuMemcpy2DAsync)(const CUDA_MEMCPY2D*, CUstream) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
+  CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
 };
 
 // The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then

@@ -1,74 +1,35 @@
 #include "host_offload.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include "cuda_driver.hpp"
 #include "gpu_engine.hpp"
+#include "offload_copy.hpp"
+#include "offload_device.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
 
-std::size_t block_bytes(const HostOperand& o, gen::DataType t) {
+// The device copy is dense: rows rounded up to 32 elements (aligned columns for the kernels'
+// vector loads), not the host's leading dimension, which may leave whole gaps between columns.
+std::int64_t device_ld(const HostOperand& o) { return (std::max<std::int64_t>(o.rows, 1) + 31) / 32 * 32; }
+
+std::size_t device_bytes(const HostOperand& o, std::size_t es) {
   if (o.rows == 0 || o.cols == 0) return 0;
-  return static_cast<std::size_t>(o.ld * (o.cols - 1) + o.rows) * static_cast<std::size_t>(gen::storage_bytes(t));
+  return static_cast<std::size_t>(device_ld(o) * o.cols) * es;
 }
 
-// Copies rows [row0, row0 + rows) of columns [col0, col0 + cols), with the same leading
-// dimension on both sides.
-CUresult copy_block(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device,
-                    std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
-  const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t));
-  const std::size_t pitch = static_cast<std::size_t>(o.ld) * es;
-  const std::size_t offset = static_cast<std::size_t>(row0) * es + static_cast<std::size_t>(col0) * pitch;
-  CUDA_MEMCPY2D c{};
-  c.WidthInBytes = static_cast<std::size_t>(rows) * es;
-  c.Height = static_cast<std::size_t>(cols);
-  void* host = static_cast<unsigned char*>(o.host) + offset;
-  if (to_device) {
-    c.srcMemoryType = CU_MEMORYTYPE_HOST;
-    c.srcHost = host;
-    c.srcPitch = pitch;
-    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.dstDevice = dev + offset;
-    c.dstPitch = pitch;
-  } else {
-    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.srcDevice = dev + offset;
-    c.srcPitch = pitch;
-    c.dstMemoryType = CU_MEMORYTYPE_HOST;
-    c.dstHost = host;
-    c.dstPitch = pitch;
-  }
-  return d->cuMemcpy2D(&c);
-}
-
-// The rows x cols matrix (never the padding rows between rows and ld, which another host thread
-// may own).
-CUresult copy_matrix(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev, bool to_device) {
-  return copy_block(d, o, t, dev, to_device, 0, 0, o.rows, o.cols);
-}
-
-// Back to the host: the whole matrix, or for a triangular result only its triangle, column by
-// column (the other triangle may belong to another thread, as for the reference BLAS).
-CUresult copy_result(const CudaDriver* d, const HostOperand& o, gen::DataType t, CUdeviceptr dev) {
-  if (!o.triangle) return copy_matrix(d, o, t, dev, false);
-  for (std::int64_t j = 0; j < o.cols; ++j) {
-    const std::int64_t first = o.triangle == 'L' ? j : 0;
-    const std::int64_t count = o.triangle == 'L' ? o.rows - j : std::min(j + 1, o.rows);
-    if (count <= 0) continue;
-    if (const CUresult r = copy_block(d, o, t, dev, false, first, j, count, 1); r != CUDA_SUCCESS) return r;
-  }
-  return CUDA_SUCCESS;
-}
-
-// The device copies of one call, freed (and the context popped) on every path out.
+// One call's hold on the device: its lock, the context made current, the device buffers lent to
+// the call (given back for reuse, and the context popped, on every path out).
 class DeviceSession {
  public:
-  DeviceSession(const CudaDriver* d, CUcontext ctx) : d_(d), pushed_(d->cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {}
+  explicit DeviceSession(OffloadDevice& dev)
+      : dev_(dev), lock_(dev.lock()), d_(cuda_driver()), pushed_(d_->cuCtxPushCurrent(dev.context()) == CUDA_SUCCESS) {}
   ~DeviceSession() {
     if (pushed_ && !idle_) d_->cuCtxSynchronize();  // kernels may still use the buffers
-    for (CUdeviceptr p : ptrs_) d_->cuMemFree(p);
+    for (CUdeviceptr p : ptrs_) dev_.give_back(p);
     CUcontext popped = nullptr;
     if (pushed_) d_->cuCtxPopCurrent(&popped);
   }
@@ -77,36 +38,22 @@ class DeviceSession {
   bool pushed() const { return pushed_; }
   void mark_idle() { idle_ = true; }  // after a successful cuCtxSynchronize
   CUdeviceptr alloc(std::size_t bytes) {
-    CUdeviceptr p = 0;
-    if (d_->cuMemAlloc(&p, std::max<std::size_t>(bytes, 16)) != CUDA_SUCCESS) return 0;
-    ptrs_.push_back(p);
+    const CUdeviceptr p = dev_.take(bytes);
+    if (p) ptrs_.push_back(p);
     return p;
   }
 
  private:
+  OffloadDevice& dev_;
+  std::unique_lock<std::mutex> lock_;
   const CudaDriver* d_;
   bool pushed_;
   bool idle_ = false;
   std::vector<CUdeviceptr> ptrs_;
 };
 
-bool context_for(int ordinal, CUcontext& ctx, std::string& why) {
-  static std::mutex m;
-  static std::vector<CUcontext> contexts;  // retained once per ordinal, kept for the process
-  const CudaDriver* d = cuda_driver();
-  std::lock_guard lock(m);
-  if (static_cast<std::size_t>(ordinal) < contexts.size() && contexts[static_cast<std::size_t>(ordinal)]) {
-    ctx = contexts[static_cast<std::size_t>(ordinal)];
-    return true;
-  }
-  CUdevice dev = 0;
-  if (d->cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS || d->cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS) {
-    why = "cannot open device " + std::to_string(ordinal);
-    return false;
-  }
-  if (contexts.size() <= static_cast<std::size_t>(ordinal)) contexts.resize(static_cast<std::size_t>(ordinal) + 1);
-  contexts[static_cast<std::size_t>(ordinal)] = ctx;
-  return true;
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -131,33 +78,42 @@ bool offload_available(int ordinal, std::string& why) {
 }
 
 OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperand>& ops, const HostBody& body,
-                      std::string& why) {
+                      std::string& why, OffloadTimes* times) {
+  OffloadTimes local;
+  OffloadTimes& tm = times ? *times : local;
+  auto t0 = std::chrono::steady_clock::now();
   constexpr OffloadResult kNotRun = OffloadResult::NotRun;
   if (!offload_available(ordinal, why)) return kNotRun;
+  OffloadDevice* dev = OffloadDevice::get(ordinal, why);
+  if (!dev) return kNotRun;
   const CudaDriver* d = cuda_driver();
-  CUcontext ctx = nullptr;
-  if (!context_for(ordinal, ctx, why)) return kNotRun;
-  DeviceSession session(d, ctx);
+  const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t));
+  DeviceSession session(*dev);
   if (!session.pushed()) {
     why = "cannot make the device's context current";
     return kNotRun;
   }
   std::vector<blas3::MatView> views;
+  std::vector<DeviceMatrix> copies;
   for (const HostOperand& o : ops) {
-    const std::size_t bytes = block_bytes(o, t);
+    const std::size_t bytes = device_bytes(o, es);
     const CUdeviceptr p = session.alloc(bytes);
     if (!p) {
       why = "device memory exhausted";
       return kNotRun;
     }
-    if (bytes && copy_matrix(d, o, t, p, true) != CUDA_SUCCESS) {
+    const DeviceMatrix m{p, bytes ? device_ld(o) : o.ld};  // an unread operand keeps the caller's ld
+    if (bytes && o.read && copy_to_device(*dev, o, es, m) != CUDA_SUCCESS) {
       why = "copy to the device failed";
       return kNotRun;
     }
-    views.push_back({reinterpret_cast<void*>(p), o.ld});
+    copies.push_back(m);
+    views.push_back({reinterpret_cast<void*>(p), m.ld});
   }
   auto engine = make_gpu_engine(t, nullptr, why);  // the context's NULL stream: ordered with the copies
   if (!engine) return kNotRun;
+  tm.in = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
   try {
     body(*engine, views);
   } catch (const blas3::EngineError& e) {
@@ -169,14 +125,15 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
     return kNotRun;
   }
   session.mark_idle();
+  tm.run = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    const std::size_t bytes = block_bytes(ops[i], t);
-    if (ops[i].written && bytes &&
-        copy_result(d, ops[i], t, reinterpret_cast<CUdeviceptr>(views[i].p)) != CUDA_SUCCESS) {
+    if (ops[i].written && device_bytes(ops[i], es) && copy_to_host(*dev, ops[i], es, copies[i]) != CUDA_SUCCESS) {
       why = "copy from the device failed";
       return OffloadResult::Failed;
     }
   }
+  tm.out = seconds_since(t0);
   return OffloadResult::Done;
 }
 

@@ -1,5 +1,6 @@
 // Host-memory BLAS3 on the GPU: the operands are copied to the configured device (its primary
-// context), the routine's adaptor runs on the GPU engine, the written operands are copied back.
+// context; dense copies in device buffers kept between calls, through pinned staging), the
+// routine's adaptor runs on the GPU engine, the written operands are copied back.
 // Host outputs change only after everything succeeded, so any failure leaves them untouched and
 // the caller can still run the call on the CPU.
 #pragma once
@@ -18,6 +19,7 @@ struct HostOperand {
   std::int64_t rows, cols, ld;
   bool written;                 // copied back afterwards
   char triangle = 0;            // 'L' / 'U': only that triangle is written (and copied back)
+  bool read = true;             // false: an output the routine does not read (beta == 0), not copied over
 };
 
 using HostBody = std::function<void(blas3::Engine&, const std::vector<blas3::MatView>&)>;
@@ -31,8 +33,15 @@ enum class OffloadResult {
   Failed,  // copying a result back failed part-way: report an error, do not retry
 };
 
+// Seconds spent in each phase of one offloaded call (for the PTXBLAS_LOG line).
+struct OffloadTimes {
+  double in = 0;   // device memory and copies to the device
+  double run = 0;  // the body, until the device is idle
+  double out = 0;  // copies back
+};
+
 // Runs body on device copies of `ops` (views in the same order).
 OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperand>& ops, const HostBody& body,
-                      std::string& why);
+                      std::string& why, OffloadTimes* times = nullptr);
 
 }  // namespace ptxblas::dispatch

@@ -13,16 +13,7 @@ namespace {
 
 std::atomic<std::uint64_t> g_served{0}, g_forwarded{0};
 thread_local std::string t_last = "none";
-
-// PTXBLAS_LOG=1, or log.level = "info" in ptxblas.toml.
-bool log_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("PTXBLAS_LOG");
-    if (v && *v) return std::string(v) != "0";
-    return host::config().log_level == "info";
-  }();
-  return on;
-}
+thread_local const char* t_quick = nullptr;  // set instead of t_last by record_quick_forward
 
 void emit(const CallShape& s, const std::string& what) {
   if (!log_enabled()) return;
@@ -32,19 +23,36 @@ void emit(const CallShape& s, const std::string& what) {
 
 }  // namespace
 
+bool log_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("PTXBLAS_LOG");
+    if (v && *v) return std::string(v) != "0";
+    return host::config().log_level == "info";
+  }();
+  return on;
+}
+
+void record_quick_forward() noexcept {
+  g_forwarded.fetch_add(1, std::memory_order_relaxed);
+  t_quick = "forwarded: CPU BLAS (below the offload threshold)";
+}
+
 void record_served(const CallShape& s, const std::string& kernel) {
   g_served.fetch_add(1, std::memory_order_relaxed);
+  t_quick = nullptr;
   t_last = kernel;
   emit(s, "kernel " + kernel);
 }
 
 void record_forwarded(const CallShape& s, const std::string& reason) {
   g_forwarded.fetch_add(1, std::memory_order_relaxed);
+  t_quick = nullptr;
   t_last = "forwarded: " + reason;
   emit(s, t_last);
 }
 
 void record_error(const CallShape& s, const std::string& what) {
+  t_quick = nullptr;
   t_last = "error: " + what;
   emit(s, t_last);
 }
@@ -54,7 +62,7 @@ void record_error(const CallShape& s, const std::string& what) {
 extern "C" {
 
 __attribute__((visibility("default"))) const char* ptxblas_last_call(void) {
-  return ptxblas::shim::t_last.c_str();
+  return ptxblas::shim::t_quick ? ptxblas::shim::t_quick : ptxblas::shim::t_last.c_str();
 }
 
 __attribute__((visibility("default"))) void ptxblas_counters(uint64_t* served, uint64_t* forwarded) {

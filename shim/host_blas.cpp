@@ -1,5 +1,6 @@
 #include "host_blas.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -17,7 +18,7 @@ namespace {
 double bytes_of(const HostCall& call) {
   double b = 0;
   for (const auto& o : call.operands)
-    b += static_cast<double>(o.rows * o.cols) * gen::storage_bytes(call.data) * (o.written ? 2 : 1);
+    b += static_cast<double>(o.rows * o.cols) * gen::storage_bytes(call.data) * (o.written && o.read ? 2 : 1);
   return b;
 }
 
@@ -27,8 +28,12 @@ void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, con
   std::string why;
   if (const host::CpuBlas* blas = host::CpuBlas::get(why)) {
     if (void* fn = blas->symbol(call.fortran)) {
+      const auto t0 = std::chrono::steady_clock::now();
       cpu(fn);
-      record_forwarded(call.shape, "CPU BLAS " + blas->path() + " (" + note + ")");
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      char took[32];
+      std::snprintf(took, sizeof took, "; %.3f ms", ms);
+      record_forwarded(call.shape, "CPU BLAS " + blas->path() + " (" + note + took + ")");
       return;
     }
     why = blas->path() + " lacks " + call.fortran;
@@ -38,6 +43,13 @@ void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, con
   for (const auto& o : call.operands) views.push_back({o.host, o.ld});
   body(*engine, views);
   record_forwarded(call.shape, "built-in CPU loops (" + why + ")");
+}
+
+// "in 1.234 run 0.456 out 1.100 ms": where an offloaded call's time went.
+std::string phase_times(const dispatch::OffloadTimes& t) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "in %.3f run %.3f out %.3f ms", t.in * 1e3, t.run * 1e3, t.out * 1e3);
+  return buf;
 }
 
 }  // namespace
@@ -52,18 +64,46 @@ void report_bad_argument(const char* name, int info) noexcept {
                static_cast<int>(std::strcspn(name, " ")), name, info);
 }
 
+void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops) noexcept {
+  try {
+    if (log_enabled()) return nullptr;
+    const host::OffloadRule* rule = q.rule.load(std::memory_order_acquire);
+    if (!rule) {
+      rule = &host::config().rule(family);  // the configuration is read once and kept
+      q.rule.store(rule, std::memory_order_release);
+    }
+    const bool cpu = rule->mode == host::OffloadRule::Mode::Never ||
+                     (rule->mode == host::OffloadRule::Mode::Threshold && flops < rule->min_flops);
+    if (!cpu) return nullptr;
+    void* fn = q.fn.load(std::memory_order_acquire);
+    if (!fn) {
+      std::string why;
+      const host::CpuBlas* blas = host::CpuBlas::get(why);
+      if (!blas || !(fn = blas->symbol(symbol))) return nullptr;
+      q.fn.store(fn, std::memory_order_release);
+    }
+    record_quick_forward();
+    return fn;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 void run_host(const HostCall& call, const std::function<void(void*)>& cpu, const dispatch::HostBody& body) noexcept {
   try {
     const host::Config& cfg = host::config();
     const host::OffloadRule& rule = cfg.rule(call.family);
     std::string why;
     const bool gpu = rule.mode != host::OffloadRule::Mode::Never && dispatch::offload_available(cfg.gpu_device, why);
-    host::Placement where = host::place(rule, call.flops, bytes_of(call), gpu);
+    const bool single = call.data == gen::DataType::F32 || call.data == gen::DataType::C32;
+    const double cpu_rate = cfg.cpu_gflops * 1e9 * (single ? 2 : 1);
+    host::Placement where = host::place(rule, call.flops, bytes_of(call), cpu_rate, gpu);
     if (!gpu && rule.mode != host::OffloadRule::Mode::Never) where.why += ": " + why;
     if (where.where == host::Where::Gpu) {
-      switch (dispatch::offload(cfg.gpu_device, call.data, call.operands, body, why)) {
+      dispatch::OffloadTimes tm;
+      switch (dispatch::offload(cfg.gpu_device, call.data, call.operands, body, why, &tm)) {
         case dispatch::OffloadResult::Done:
-          record_served(call.shape, "GPU (" + where.why + ")");
+          record_served(call.shape, "GPU (" + where.why + "; " + phase_times(tm) + ")");
           return;
         case dispatch::OffloadResult::Failed:
           record_error(call.shape, "GPU offload failed: " + why);

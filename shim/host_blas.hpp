@@ -4,11 +4,13 @@
 // when none can be opened, the same adaptor on the plain-loop CPU engine.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "call_record.hpp"
+#include "config.hpp"
 #include "engine.hpp"
 #include "host_offload.hpp"
 
@@ -22,6 +24,18 @@ struct HostCall {
   double flops;         // for the offload policy
   std::vector<dispatch::HostOperand> operands;  // the matrices the body reads and writes
 };
+
+// Per routine and type, filled on first use: its offload rule and CPU BLAS function.
+struct QuickCpu {
+  std::atomic<const host::OffloadRule*> rule{nullptr};
+  std::atomic<void*> fn{nullptr};
+};
+
+// The CPU BLAS function `symbol` when a call of `flops` certainly stays on the CPU (its routine's
+// rule is "never", or a threshold above flops) and no log line is wanted, the call then counted
+// as forwarded; else nullptr, and the call takes run_host. Reference LAPACK makes ~2 such calls
+// per column at small n, where the full path's ~0.5 us a call would double OpenBLAS's time.
+void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops) noexcept;
 
 // cpu(fn): call the CPU BLAS function fn. body(engine, views): the routine on an engine, with
 // `operands` as views (device copies on the GPU, the host matrices on the CPU engine).

@@ -56,6 +56,7 @@ blas3::Scalar scalar(const S& v) {
 // "dgemm_" and the reference's "DGEMM " (six characters, as XERBLA receives it).
 struct Names {
   std::string routine, symbol, xerbla;
+  mutable QuickCpu quick;
   Names(char p, const char* r) : routine(r), symbol(std::string(1, p) + r + "_") {
     for (char c : std::string(1, p) + r) xerbla += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     xerbla.resize(6, ' ');
@@ -68,9 +69,16 @@ const Names& names_of(const char* r) {
   static const Names all[] = {Names(FT<T>::p, "gemm"),  Names(FT<T>::p, "symm"),  Names(FT<T>::p, "hemm"),
                               Names(FT<T>::p, "syrk"),  Names(FT<T>::p, "herk"),  Names(FT<T>::p, "syr2k"),
                               Names(FT<T>::p, "her2k"), Names(FT<T>::p, "trmm"),  Names(FT<T>::p, "trsm")};
-  for (const Names& n : all)
-    if (n.routine == r) return n;
-  throw std::invalid_argument(std::string("no level-3 routine ") + r);
+  // Found from a few letters rather than by string comparisons: LAPACK makes millions of calls.
+  int i = -1;
+  switch (r[0]) {
+    case 'g': i = 0; break;
+    case 's': i = r[2] == 'm' ? 1 : r[3] == 'k' ? 3 : 5; break;
+    case 'h': i = r[2] == 'm' ? 2 : r[3] == 'k' ? 4 : 6; break;
+    case 't': i = r[2] == 'm' ? 7 : 8; break;
+  }
+  if (i < 0 || all[i].routine != r) throw std::invalid_argument(std::string("no level-3 routine ") + r);
+  return all[i];
 }
 
 inline gen::Op op_of(char c) { return lsame(c, 'N') ? gen::Op::N : lsame(c, 'T') ? gen::Op::T : gen::Op::C; }
@@ -92,23 +100,39 @@ inline dispatch::HostOperand operand(const void* p, int rows, int cols, int ld, 
   return {const_cast<void*>(p), rows, cols, ld, written};
 }
 
+// The matrix a routine writes; with beta == 0 the reference never reads it, so it is not copied
+// to the device either.
+template <class S>
+dispatch::HostOperand output(const void* p, int rows, int cols, int ld, const S& beta) {
+  dispatch::HostOperand o = operand(p, rows, cols, ld, true);
+  o.read = beta != S(0);
+  return o;
+}
+
 template <class T>
 int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a, fint lda, const T* b, fint ldb,
-          const T* beta, T* c, fint ldc) {
+         const T* beta, T* c, fint ldc) {
   const Names& nm = names_of<T>("gemm");
   if (int info = gemm_info(*ta, *tb, *m, *n, *k, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return 0;
   const bool na = lsame(*ta, 'N'), nb = lsame(*tb, 'N');
-  run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k}, "gemm", nm.symbol.c_str(), FT<T>::data,
-            2.0 * *m * *n * *k * cplx_factor(FT<T>::data),
+  const auto cpu = [&](void* fn) {
+    reinterpret_cast<void (*)(fchar, fchar, fint, fint, fint, const T*, const T*, fint, const T*, fint, const T*, T*,
+                              fint, flen, flen)>(fn)(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
+  };
+  const double flops = 2.0 * *m * *n * *k * cplx_factor(FT<T>::data);
+  if (void* fn = quick_cpu(nm.quick, "gemm", nm.symbol.c_str(), flops)) {
+    cpu(fn);
+    return 0;
+  }
+  run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k},
+            "gemm",
+            nm.symbol.c_str(),
+            FT<T>::data,
+            flops,
             {operand(a, na ? *m : *k, na ? *k : *m, *lda, false, *alpha == T(0)),
-             operand(b, nb ? *k : *n, nb ? *n : *k, *ldb, false, *alpha == T(0)), operand(c, *m, *n, *ldc, true)}},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fint, fint, fint, const T*, const T*, fint, const T*, fint,
-                                       const T*, T*, fint, flen, flen)>(fn)(ta, tb, m, n, k, alpha, a, lda, b, ldb,
-                                                                             beta, c, ldc, 1, 1);
-           },
-           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+             operand(b, nb ? *k : *n, nb ? *n : *k, *ldb, false, *alpha == T(0)), output(c, *m, *n, *ldc, *beta)}},
+           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
            });
   return 0;
@@ -116,21 +140,28 @@ int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a,
 
 template <class T>
 int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n, const T* alpha, const T* a, fint lda,
-          const T* b, fint ldb, const T* beta, T* c, fint ldc) {
+         const T* b, fint ldb, const T* beta, T* c, fint ldc) {
   const Names& nm = names_of<T>(routine);
   if (int info = symm_info(*side, *uplo, *m, *n, *lda, *ldb, *ldc)) return info;
   if (*m == 0 || *n == 0 || (*alpha == T(0) && *beta == T(1))) return 0;
   const int dim = lsame(*side, 'L') ? *m : *n;
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0}, routine, nm.symbol.c_str(), FT<T>::data,
-            2.0 * *m * *n * dim * cplx_factor(FT<T>::data),
+  const auto cpu = [&](void* fn) {
+    reinterpret_cast<void (*)(fchar, fchar, fint, fint, const T*, const T*, fint, const T*, fint, const T*, T*, fint,
+                              flen, flen)>(fn)(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
+  };
+  const double flops = 2.0 * *m * *n * dim * cplx_factor(FT<T>::data);
+  if (void* fn = quick_cpu(nm.quick, routine, nm.symbol.c_str(), flops)) {
+    cpu(fn);
+    return 0;
+  }
+  run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0},
+            routine,
+            nm.symbol.c_str(),
+            FT<T>::data,
+            flops,
             {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, false, *alpha == T(0)),
-             operand(c, *m, *n, *ldc, true)}},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fint, fint, const T*, const T*, fint, const T*, fint, const T*,
-                                       T*, fint, flen, flen)>(fn)(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
-                                                                  ldc, 1, 1);
-           },
-           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+             output(c, *m, *n, *ldc, *beta)}},
+           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), v[0], v[1], scalar(*beta),
                          v[2]);
            });
@@ -140,57 +171,68 @@ int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n,
 // SYRK / HERK (b == nullptr) and SYR2K / HER2K. SA, SB: how alpha and beta are stored.
 template <class T, class SA, class SB>
 int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fint n, fint k, const SA* alpha,
-            const T* a, fint lda, const T* b, fint ldb, const SB* beta, T* c, fint ldc) {
+           const T* a, fint lda, const T* b, fint ldb, const SB* beta, T* c, fint ldc) {
   const Names& nm = names_of<T>(routine);
-  const FortranTrans rule = herm ? FortranTrans::Hermitian
-                                 : gen::is_complex(FT<T>::data) ? FortranTrans::ComplexSymmetric
-                                                                : FortranTrans::RealSymmetric;
+  const FortranTrans rule = herm                           ? FortranTrans::Hermitian
+                            : gen::is_complex(FT<T>::data) ? FortranTrans::ComplexSymmetric
+                                                           : FortranTrans::RealSymmetric;
   if (int info = rank_k_info(*uplo, *trans, rule, *n, *k, *lda, two, two ? *ldb : 1, *ldc)) return info;
   if (*n == 0 || ((*alpha == SA(0) || *k == 0) && *beta == SB(1))) return 0;
   const bool by_rows = lsame(*trans, 'N');
   const int rows = by_rows ? *n : *k, cols = by_rows ? *k : *n;
+  const auto cpu = [&](void* fn) {
+    if (two)
+      reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const T*, fint, const SB*, T*,
+                                fint, flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
+    else
+      reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const SB*, T*, fint, flen, flen)>(
+          fn)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
+  };
+  const double flops = (two ? 2.0 : 1.0) * *n * *n * *k * cplx_factor(FT<T>::data);
+  if (void* fn = quick_cpu(nm.quick, routine, nm.symbol.c_str(), flops)) {
+    cpu(fn);
+    return 0;
+  }
   const bool unread = *alpha == SA(0);  // A and B not referenced
   std::vector<dispatch::HostOperand> ops = {operand(a, rows, cols, *lda, false, unread),
-                                            operand(c, *n, *n, *ldc, true)};
+                                            output(c, *n, *n, *ldc, *beta)};
   ops.back().triangle = lsame(*uplo, 'L') ? 'L' : 'U';  // only the stored triangle comes back
   if (two) ops.insert(ops.begin() + 1, operand(b, rows, cols, *ldb, false, unread));
-  run_host({{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data,
-            (two ? 2.0 : 1.0) * *n * *n * *k * cplx_factor(FT<T>::data), ops},
-           [&](void* fn) {
-             if (two)
-               reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const T*, fint,
-                                         const SB*, T*, fint, flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, b,
-                                                                               ldb, beta, c, ldc, 1, 1);
-             else
-               reinterpret_cast<void (*)(fchar, fchar, fint, fint, const SA*, const T*, fint, const SB*, T*, fint,
-                                         flen, flen)>(fn)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
-           },
-           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
-             const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
-             if (two)
-               blas3::rank_2k(e, spec, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
-             else
-               blas3::rank_k(e, spec, scalar(*alpha), v[0], v[0], scalar(*beta), v[1]);
-           });
+  run_host(
+      {{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data, flops, ops},
+      cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+        const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
+        if (two)
+          blas3::rank_2k(e, spec, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
+        else
+          blas3::rank_k(e, spec, scalar(*alpha), v[0], v[0], scalar(*beta), v[1]);
+      });
   return 0;
 }
 
 template <class T>
 int triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar transa, fchar diag, fint m, fint n,
-                const T* alpha, const T* a, fint lda, T* b, fint ldb) {
+               const T* alpha, const T* a, fint lda, T* b, fint ldb) {
   const Names& nm = names_of<T>(routine);
   if (int info = triangular_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb)) return info;
   if (*m == 0 || *n == 0) return 0;
   const int dim = lsame(*side, 'L') ? *m : *n;
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0}, routine, nm.symbol.c_str(),
-            FT<T>::data, 1.0 * *m * *n * dim * cplx_factor(FT<T>::data),
+  const auto cpu = [&](void* fn) {
+    reinterpret_cast<void (*)(fchar, fchar, fchar, fchar, fint, fint, const T*, const T*, fint, T*, fint, flen, flen,
+                              flen, flen)>(fn)(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, 1, 1, 1, 1);
+  };
+  const double flops = 1.0 * *m * *n * dim * cplx_factor(FT<T>::data);
+  if (void* fn = quick_cpu(nm.quick, routine, nm.symbol.c_str(), flops)) {
+    cpu(fn);
+    return 0;
+  }
+  run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0},
+            routine,
+            nm.symbol.c_str(),
+            FT<T>::data,
+            flops,
             {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, true)}},
-           [&](void* fn) {
-             reinterpret_cast<void (*)(fchar, fchar, fchar, fchar, fint, fint, const T*, const T*, fint, T*, fint,
-                                       flen, flen, flen, flen)>(fn)(side, uplo, transa, diag, m, n, alpha, a, lda, b,
-                                                                    ldb, 1, 1, 1, 1);
-           },
-           [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              if (solve)
                blas3::trsm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
                            v[0], v[1]);

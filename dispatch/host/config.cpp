@@ -68,8 +68,14 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
   c.source = source;
   unknown_keys(t, {"cpu", "offload", "gpu", "paths", "log"}, "", source, errors);
   if (const toml::table* cpu = t["cpu"].as_table()) {
-    unknown_keys(*cpu, {"blas"}, "cpu.", source, errors);
+    unknown_keys(*cpu, {"blas", "gflops"}, "cpu.", source, errors);
     read_value(*cpu, "blas", c.cpu_blas, source, errors);
+    double gflops = c.cpu_gflops;
+    read_value(*cpu, "gflops", gflops, source, errors);
+    if (gflops > 0)
+      c.cpu_gflops = gflops;
+    else if (const toml::node* n = cpu->get("gflops"))
+      errors.push_back(where(source, *n) + ": 'cpu.gflops' must be > 0; using the default");
   }
   if (const toml::table* gpu = t["gpu"].as_table()) {
     unknown_keys(*gpu, {"device"}, "gpu.", source, errors);

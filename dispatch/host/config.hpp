@@ -19,6 +19,7 @@ struct OffloadRule {
 struct Config {
   std::string source = "built-in defaults";  // the file read, for logs
   std::string cpu_blas;                      // empty: libopenblas.so.0 if present, else libblas.so.3
+  double cpu_gflops = 500;                   // the CPU BLAS's double-precision rate (single: twice)
   int gpu_device = 0;
   std::string model_dir, cache_dir;          // empty: defaults
   std::string log_level = "warn";            // quiet | warn | info

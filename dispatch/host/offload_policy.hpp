@@ -15,8 +15,16 @@ struct Placement {
   std::string why;  // for the log line
 };
 
-// flops: the routine's arithmetic; bytes: what would cross PCIe both ways; gpu_ready: a device
-// path exists for this call (driver, context, offload implemented).
-Placement place(const OffloadRule& rule, double flops, double bytes, bool gpu_ready);
+// What the estimate assumes of the GPU side, measured on the H100 machine (perf-notes §13):
+// copies through pinned staging at 30-34 GB/s each way, ~0.3 ms of fixed cost per offloaded call
+// (copies of small operands, launches, synchronisation), and a rate far above any CPU's.
+inline constexpr double kLinkBytesPerSecond = 30e9;
+inline constexpr double kGpuCallSeconds = 3e-4;
+inline constexpr double kGpuFlopsPerSecond = 30e12;
+
+// flops: the routine's arithmetic; bytes: what would cross PCIe both ways; cpu_flops_per_second:
+// the CPU BLAS's rate for this type (ptxblas.toml's cpu.gflops); gpu_ready: a device path exists
+// for this call (driver, context, offload implemented).
+Placement place(const OffloadRule& rule, double flops, double bytes, double cpu_flops_per_second, bool gpu_ready);
 
 }  // namespace ptxblas::host

@@ -1,9 +1,16 @@
 /* ptxblas-lapack-bench N...: times LAPACKE_dpotrf and LAPACKE_dgetrf (column-major, double) on
  * fresh matrices of each size (after an untimed warm-up; the median of several runs for small
- * sizes) and prints `routine type n seconds info` lines. It links LAPACKE,
- * LAPACK and the BLAS only: scripts/lapack_bench.sh runs it once with libptxblas.so preloaded and
- * once with OpenBLAS preloaded, and joins the two into testing/reports/h100-lapack.csv. */
+ * sizes) and prints `routine type n seconds info gpu_calls cpu_calls` lines, the last two being
+ * ptxblas's counters of level-3 calls served on the GPU and forwarded (-1 when libptxblas.so is
+ * not in the process), so that a run which never reached ptxblas shows. A first line
+ * `# blas: ...` names the OpenBLAS in the process (its version and the kernels it picked) or
+ * "other". It links LAPACKE, LAPACK and the BLAS only: scripts/lapack_bench.sh runs it with
+ * libptxblas.so preloaded under the reference LAPACK and with OpenBLAS preloaded, and joins the
+ * runs into testing/reports/h100-lapack.csv. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <lapacke.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -65,11 +72,23 @@ static double time_factor(int spd, lapack_int n, int reps, lapack_int* info) {
   return median;
 }
 
+/* ptxblas's counters of served (GPU) and forwarded level-3 calls; -1 without ptxblas. */
+static void counters(long long* served, long long* forwarded) {
+  void (*fn)(uint64_t*, uint64_t*) = (void (*)(uint64_t*, uint64_t*))dlsym(RTLD_DEFAULT, "ptxblas_counters");
+  uint64_t s = 0, f = 0;
+  if (fn) fn(&s, &f);
+  *served = fn ? (long long)s : -1;
+  *forwarded = fn ? (long long)f : -1;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s N...\n", argv[0]);
     return 2;
   }
+  char* (*config)(void) = (char* (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_config");
+  char* (*core)(void) = (char* (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
+  printf("# blas: %s%s%s\n", config ? config() : "other", core ? " core=" : "", core ? core() : "");
   /* One-time costs (the BLAS library's initialisation, its thread pool, ptxblas's configuration
    * and GPU context) are paid by an untimed warm-up of each routine, not by the first size. */
   lapack_int info;
@@ -81,8 +100,12 @@ int main(int argc, char** argv) {
      * reps: its thread pool waking or not): the median of many runs; large ones run once. */
     const int reps = n <= 128 ? 401 : n <= 512 ? 21 : n <= 2048 ? 5 : 1;
     for (int spd = 1; spd >= 0; --spd) {
+      long long s0, f0, s1, f1;
+      counters(&s0, &f0);
       const double secs = time_factor(spd, n, reps, &info);
-      printf("%s D %d %.6f %d\n", spd ? "dpotrf" : "dgetrf", (int)n, secs, (int)info);
+      counters(&s1, &f1);
+      printf("%s D %d %.6f %d %lld %lld\n", spd ? "dpotrf" : "dgetrf", (int)n, secs, (int)info,
+             s0 < 0 ? -1 : s1 - s0, f0 < 0 ? -1 : f1 - f0);
       fflush(stdout);
     }
   }

@@ -14,6 +14,7 @@ TEST(Config, ReadsEverySetting) {
   const Config c = parse_config(R"(
 [cpu]
 blas = "/opt/openblas/libopenblas.so.0"
+gflops = 800
 [gpu]
 device = 1
 [paths]
@@ -29,6 +30,7 @@ syrk = 5e9
 )", "test.toml", errors);
   EXPECT_TRUE(errors.empty()) << errors.front();
   EXPECT_EQ(c.cpu_blas, "/opt/openblas/libopenblas.so.0");
+  EXPECT_EQ(c.cpu_gflops, 800);
   EXPECT_EQ(c.gpu_device, 1);
   EXPECT_EQ(c.model_dir, "/m");
   EXPECT_EQ(c.cache_dir, "/c");
@@ -45,6 +47,7 @@ TEST(Config, BadKeysAndValuesKeepDefaults) {
 [cpu]
 blas = 42
 colour = "blue"
+gflops = -5
 [gpu]
 device = -2
 [log]
@@ -60,7 +63,8 @@ x = 1
   EXPECT_EQ(c.gpu_device, 0);
   EXPECT_EQ(c.log_level, "warn");
   EXPECT_EQ(c.rule("gemm").min_flops, d.default_rule.min_flops);
-  ASSERT_EQ(errors.size(), 7u);
+  EXPECT_EQ(c.cpu_gflops, d.cpu_gflops);
+  ASSERT_EQ(errors.size(), 8u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -68,11 +72,12 @@ x = 1
   };
   EXPECT_TRUE(mentions("'blas'", "3"));
   EXPECT_TRUE(mentions("'cpu.colour'", "4"));
+  EXPECT_TRUE(mentions("'cpu.gflops'", "5"));
   EXPECT_TRUE(mentions("gpu.device", ""));
-  EXPECT_TRUE(mentions("'log.level'", "8"));
-  EXPECT_TRUE(mentions("'offload.gemm'", "10"));
-  EXPECT_TRUE(mentions("'offload.gemv'", "11"));
-  EXPECT_TRUE(mentions("'extra'", "12"));
+  EXPECT_TRUE(mentions("'log.level'", "9"));
+  EXPECT_TRUE(mentions("'offload.gemm'", "11"));
+  EXPECT_TRUE(mentions("'offload.gemv'", "12"));
+  EXPECT_TRUE(mentions("'extra'", "13"));
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {
@@ -87,12 +92,20 @@ TEST(Config, UnparsableFileKeepsAllDefaults) {
 TEST(OffloadPolicy, Decisions) {
   const OffloadRule always{OffloadRule::Mode::Always, 0}, never{OffloadRule::Mode::Never, 0},
       threshold{OffloadRule::Mode::Threshold, 1e9};
-  EXPECT_EQ(place(never, 1e15, 1e6, true).where, Where::Cpu);
-  EXPECT_EQ(place(always, 1, 1, true).where, Where::Gpu);
-  EXPECT_EQ(place(always, 1e15, 1, false).where, Where::Cpu);  // no device path: CPU whatever the rule
-  EXPECT_EQ(place(threshold, 1e8, 1e3, true).where, Where::Cpu);
-  EXPECT_EQ(place(threshold, 1e12, 1e8, true).where, Where::Gpu);
-  EXPECT_EQ(place(threshold, 2e9, 1e12, true).where, Where::Cpu);  // copies dominate
+  const double cpu = 500e9;
+  EXPECT_EQ(place(never, 1e15, 1e6, cpu, true).where, Where::Cpu);
+  EXPECT_EQ(place(always, 1, 1, cpu, true).where, Where::Gpu);
+  EXPECT_EQ(place(always, 1e15, 1, cpu, false).where, Where::Cpu);  // no device path: CPU whatever the rule
+  EXPECT_EQ(place(threshold, 1e8, 1e3, cpu, true).where, Where::Cpu);
+  EXPECT_EQ(place(threshold, 1e12, 1e8, cpu, true).where, Where::Gpu);
+  EXPECT_EQ(place(threshold, 2e9, 1e12, cpu, true).where, Where::Cpu);  // copies dominate
+  // A LAPACK trailing update, 8192 x 8192 x 64 (C read and written): ~10 flops a byte stays on a
+  // 500 GFLOP/s CPU, goes to the GPU when the CPU is ten times slower.
+  const double flops = 2.0 * 8192 * 8192 * 64, bytes = 8.0 * (2 * 8192 * 64 + 2 * 8192 * 8192);
+  EXPECT_EQ(place(threshold, flops, bytes, cpu, true).where, Where::Cpu);
+  EXPECT_EQ(place(threshold, flops, bytes, cpu / 10, true).where, Where::Gpu);
+  // A square 4096^3 GEMM: the GPU, copies and all.
+  EXPECT_EQ(place(threshold, 2.0 * 4096 * 4096 * 4096, 8.0 * 4 * 4096 * 4096, cpu, true).where, Where::Gpu);
 }
 
 }  // namespace

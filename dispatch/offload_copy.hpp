@@ -1,0 +1,31 @@
+// Copies between a host matrix (column-major, any leading dimension, pageable memory) and its
+// dense device copy. Through the device's two pinned staging buffers when it has them: the host
+// side packs (or unpacks) one chunk of columns on several threads while the DMA engine moves the
+// other, ~5x the driver's own pageable copies on the H100 machine (6.3 / 11.7 GB/s there).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "host_offload.hpp"
+#include "offload_device.hpp"
+
+namespace ptxblas::dispatch {
+
+struct DeviceMatrix {
+  CUdeviceptr p;
+  std::int64_t ld;  // in elements
+};
+
+// The o.rows x o.cols matrix to the device; `es`: bytes per element. Returns once the device
+// copy is complete.
+CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m);
+
+// Back to the host: the whole matrix, or for o.triangle only that triangle (the other may belong
+// to another host thread, as for the reference BLAS). Never touches the rows between o.rows and
+// o.ld.
+CUresult copy_to_host(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m);
+
+}  // namespace ptxblas::dispatch

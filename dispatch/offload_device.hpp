@@ -1,0 +1,57 @@
+// What the host offload keeps per device between calls: the primary context, a stream for the
+// copies, two pinned staging buffers (each with an event marking its last copy), and the device
+// buffers of earlier calls, kept for reuse (cuMemAlloc/cuMemFree cost 0.1-0.4 ms each on the H100
+// and LAPACK makes thousands of calls). One offloaded call at a time holds a device (lock()).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptxblas::dispatch {
+
+class OffloadDevice {
+ public:
+  static constexpr std::size_t kStagingBytes = std::size_t{32} << 20;  // per buffer, two buffers
+
+  // The device `ordinal`, set up once (context retained); nullptr with the reason if it cannot be.
+  static OffloadDevice* get(int ordinal, std::string& why);
+
+  CUcontext context() const { return ctx_; }
+  std::unique_lock<std::mutex> lock() { return std::unique_lock(m_); }
+
+  // With the context current and the lock held: creates the staging buffers, stream and events on
+  // first use. False when the driver cannot (then plain pageable copies are used).
+  bool staging_ready();
+  CUstream stream() const { return stream_; }
+  void* staging(int i) const { return host_[i]; }
+  CUevent event(int i) const { return events_[i]; }
+
+  // Device memory of at least `bytes`: a kept buffer no more than twice as large, else a new one
+  // (the kept ones are freed first if the device is full). 0 when there is none.
+  CUdeviceptr take(std::size_t bytes);
+  // Back for reuse; beyond kKeptBytes in all, the oldest kept buffers are freed.
+  void give_back(CUdeviceptr p);
+
+ private:
+  static constexpr std::size_t kKeptBytes = std::size_t{8} << 30;
+  struct Buffer {
+    CUdeviceptr p;
+    std::size_t bytes;
+  };
+  explicit OffloadDevice(CUcontext ctx) : ctx_(ctx) {}
+  void free_kept();
+
+  CUcontext ctx_;
+  std::mutex m_;
+  bool staging_tried_ = false, staging_ok_ = false;
+  CUstream stream_ = nullptr;
+  void* host_[2] = {nullptr, nullptr};
+  CUevent events_[2] = {nullptr, nullptr};
+  std::vector<Buffer> kept_, lent_;  // kept: free for reuse, oldest first; lent: in use by the call
+};
+
+}  // namespace ptxblas::dispatch
