@@ -1,7 +1,11 @@
 // Simple choices until the model lands: the largest catalogued tile that still gives every SM a
 // block, and K split over blocks (ISAAC's KG) while the tiles leave fewer than four blocks per SM;
-// deep reductions onto a small C take a large tile and more slices instead.
+// deep reductions onto a small C take a large tile and more slices instead. Two refinements fit
+// to every oracle candidate's time on the public suite (docs/perf-notes.md §14): SIMT types take
+// a larger tile that K can fill the SMs with, and mma types do not split a full wave of big
+// blocks.
 #include <algorithm>
+#include <cmath>
 
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
@@ -9,7 +13,7 @@
 namespace ptxblas::dispatch {
 namespace {
 
-constexpr std::int64_t kMinSliceK = 128;      // no slice shallower than this
+constexpr std::int64_t kMinSliceK = 128;  // no slice shallower than this
 constexpr int kMaxSlices = 256;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 
@@ -20,33 +24,59 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
   const auto& tiles = gen::tile_catalog(data);
+  auto blocks_of = [&](const gen::Tile& t) { return ceil_div(m, t.ml) * ceil_div(n, t.nl); };
+  const std::int64_t sms = multiprocessors;
+  const std::int64_t most_slices = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
   gen::Tile pick = tiles.back();
   for (const gen::Tile& t : tiles) {
-    if (ceil_div(m, t.ml) * ceil_div(n, t.nl) >= multiprocessors) {
+    if (blocks_of(t) >= sms) {
       pick = t;
       break;
     }
   }
   // Four blocks per SM are wanted (the oracle's K splits on skinny and deep-K shapes of the public
   // suite land there); slices come from K when the tiles alone are too few.
-  std::int64_t want = 4 * multiprocessors;
+  std::int64_t want = 4 * sms;
   // A deep reduction onto a C too small for the SMs (K at least 16 times M and N): the largest
   // tile that C still holds four times over (if larger than the fallback), split to two blocks
-  // per SM, re-reads A and B far
-  // less than small tiles do (oracle, docs/perf-notes.md §11: 256x256x60000 1.4-3x faster).
-  const bool few = ceil_div(m, pick.ml) * ceil_div(n, pick.nl) < multiprocessors;
-  if (few && k >= 16 * std::max(m, n)) {
+  // per SM, re-reads A and B far less than small tiles do (oracle, docs/perf-notes.md §11:
+  // 256x256x60000 1.4-3x faster).
+  bool deep = false;
+  if (blocks_of(pick) < sms && k >= 16 * std::max(m, n)) {
     for (const gen::Tile& t : tiles)
-      if (t.ml * t.nl > pick.ml * pick.nl && t.ml <= m && t.nl <= n && ceil_div(m, t.ml) * ceil_div(n, t.nl) >= 4) {
+      if (t.ml * t.nl > pick.ml * pick.nl && t.ml <= m && t.nl <= n && blocks_of(t) >= 4) {
         pick = t;
-        want = 2 * multiprocessors;
+        want = 2 * sms;
+        deep = true;
         break;
       }
   }
-  const std::int64_t blocks = ceil_div(m, pick.ml) * ceil_div(n, pick.nl);
+  // SIMT: a larger thread tile does several times the FMAs per shared-memory load, so a larger
+  // block tile that C fills (three quarters of it at least) and K can split to two blocks per SM
+  // beats a smaller tile's own wave (S linpack-1024: 128x128 in 4 slices 29 TFLOP/s, 64x64 in 3
+  // slices 22; deepbench 2560x64x2560: 64x64 in 8 slices 1.4x 32x32 in 4).
+  const bool simt = tiles.front().family == gen::Family::Simt;
+  if (simt && !deep) {
+    for (const gen::Tile& t : tiles) {
+      const double filled = static_cast<double>(m) * static_cast<double>(n) /
+                            static_cast<double>(ceil_div(m, t.ml) * t.ml * ceil_div(n, t.nl) * t.nl);
+      if (t.ml * t.nl > pick.ml * pick.nl && filled >= 0.75 && blocks_of(t) < sms &&
+          blocks_of(t) * most_slices >= 2 * sms) {
+        pick = t;
+        break;
+      }
+    }
+  }
+  const std::int64_t blocks = blocks_of(pick);
   std::int64_t kg = 1;
-  if (blocks > 0 && k > 0)
-    kg = std::min({ceil_div(want, blocks), k / kMinSliceK, std::int64_t{kMaxSlices}});
+  if (blocks > 0 && k > 0) kg = std::min(ceil_div(want, blocks), most_slices);
+  // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
+  // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%
+  // faster unsplit; linpack-512's 32x32 blocks still want slices).
+  if (!simt && blocks >= sms &&
+      static_cast<double>(k) < 4 * std::sqrt(static_cast<double>(m) * static_cast<double>(n)) &&
+      pick.ml * pick.nl * k >= (std::int64_t{2} << 20))
+    kg = 1;
   return plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, pick, static_cast<int>(std::max<std::int64_t>(kg, 1)));
 }
 
@@ -72,8 +102,8 @@ void split_k(Plan& p, std::int64_t m, std::int64_t n, std::int64_t k, int kg) {
 
 }  // namespace
 
-Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
-                      std::int64_t n, std::int64_t k, const gen::Tuning& t) {
+Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
+                      std::int64_t k, const gen::Tuning& t) {
   Plan p;
   p.config.data = data;
   p.config.scalar_f16 = scalar_f16;
@@ -84,8 +114,8 @@ Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op
   return p;
 }
 
-Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
-                    std::int64_t n, std::int64_t k, const gen::Tile& tile, int kg) {
+Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
+                    std::int64_t k, const gen::Tile& tile, int kg) {
   Plan p;
   p.config.data = data;
   p.config.scalar_f16 = scalar_f16;

@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
                  "oracle column: brute-force search over candidate tiles, about this many ms per shape (0: off)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--oracle-log", o.run.oracle_log, "append every oracle candidate's time to this CSV");
   app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
   app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
       ->capture_default_str();

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -48,6 +49,16 @@ std::vector<unsigned char> download(const DeviceBuffer& d, std::size_t bytes) {
   return h;
 }
 
+// One line per timed oracle candidate (for fitting the heuristic offline):
+// type,transa,transb,m,n,k,name,spec,kernel,ms,tflops
+void log_candidate(const std::string& path, const Shape& s, const std::string& spec, const std::string& kernel,
+                   double ms) {
+  if (path.empty()) return;
+  std::ofstream out(path, std::ios::app);
+  out << s.type << ',' << s.transa << ',' << s.transb << ',' << s.m << ',' << s.n << ',' << s.k << ',' << s.name << ','
+      << spec << ',' << kernel << ',' << ms << ',' << flops(s) / ms * 1e-9 << '\n';
+}
+
 // The best of the oracle candidates that ptxblas serves, within opt.oracle_ms; the winner is
 // checked against cuBLAS's result in `ref` like the dispatcher's pick.
 void run_oracle(Bench& b, const Shape& s, const Workspace& w, const std::vector<unsigned char>& ref, Result& r) {
@@ -68,6 +79,7 @@ void run_oracle(Bench& b, const Shape& s, const Workspace& w, const std::vector<
     auto call = [&] { return run_gemm(Impl::Ptxblas, b.handle, s, w.operands(next++)) == CUBLAS_STATUS_SUCCESS; };
     if (!b.timer.time(5, call, ms)) continue;
     const double med = median(ms);
+    log_candidate(b.opt.oracle_log, s, spec, what, med);
     if (best.empty() || med < best_ms) best_ms = med, best = what, best_spec = spec;
   }
   if (!best.empty()) {

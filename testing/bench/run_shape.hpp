@@ -2,6 +2,8 @@
 // then the correctness check.
 #pragma once
 
+#include <string>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -19,6 +21,7 @@ struct RunOptions {
   double budget_ms = 200;
   int warmup = 2;
   double oracle_ms = 0;  // time budget of the oracle search per shape; 0: no oracle column
+  std::string oracle_log;  // when set, every oracle candidate's time is appended to this CSV
   int multiprocessors = 132;
 };
 

@@ -54,3 +54,29 @@ TEST(Heuristic, SkinnyShapesSplitKButNotBelowTheMinimumSlice) {
   EXPECT_GE(p.kchunk, 128);
   EXPECT_EQ(plan(gen::DataType::F64, 64, 64, 100).kg, 1);  // K below two minimum slices
 }
+
+TEST(Heuristic, SimtTakesALargerTileThatKCanFill) {
+  // 1024^3: 128x128 leaves 64 blocks, and 8 slices of 128 fill the SMs (64x64 alone fills them).
+  const Plan s = plan(gen::DataType::F32, 1024, 1024, 1024);
+  EXPECT_EQ(s.config.ml, 128);
+  EXPECT_EQ(s.config.nl, 128);
+  EXPECT_EQ(s.kg, 8);
+  // 2560 x 64 x 2560: 64x64 (C fills it) in 14 slices rather than 32x32 blocks in 4.
+  const Plan skinny = plan(gen::DataType::F32, 2560, 64, 2560);
+  EXPECT_EQ(skinny.config.ml, 64);
+  EXPECT_EQ(skinny.config.nl, 64);
+  EXPECT_EQ(skinny.kg, 14);
+  // 2560 x 16 x 2560: no larger tile is three quarters full; the smallest, split.
+  EXPECT_EQ(plan(gen::DataType::F32, 2560, 16, 2560).config.nl, 32);
+}
+
+TEST(Heuristic, MmaDoesNotSplitAFullWaveOfBigBlocks) {
+  const Plan d = plan(gen::DataType::F64, 1024, 1024, 1024);  // 256 blocks of 64x64
+  EXPECT_EQ(d.config.ml, 64);
+  EXPECT_EQ(d.kg, 1);
+  EXPECT_EQ(plan(gen::DataType::F16, 2048, 2048, 2048).kg, 1);
+  // 512^3: 32x32 blocks hold too little work; they are still split.
+  EXPECT_GT(plan(gen::DataType::F64, 512, 512, 512).kg, 1);
+  // Deep K next to C: split even with a full wave.
+  EXPECT_GT(plan(gen::DataType::F64, 1024, 1024, 8192).kg, 1);
+}
