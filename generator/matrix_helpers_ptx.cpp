@@ -299,7 +299,18 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   constexpr int kStride = kInverseMax + 1;
   const int tile_bytes = kInverseMax * kStride * t.cb;
   e.source_and_destination();
+  // Block b of the grid inverts the diagonal block at (32 b, 32 b), min(32, n - 32 b) wide, into
+  // rows 32 b on of the destination strip.
   e.ins("ld.param.s32 " + e.r("s32", "n") + ", [p_n]");
+  e.ins("mov.u32 " + e.r("s32", "boff") + ", %ctaid.x");
+  e.ins("mul.lo.s32 %boff, %boff, " + num(kInverseMax));
+  e.ins("sub.s32 %n, %n, %boff");
+  e.ins("min.s32 %n, %n, " + num(kInverseMax));
+  e.ins("cvt.s64.s32 " + e.r("s64", "boff64") + ", %boff");
+  e.ins("add.s64 " + e.r("s64", "diag_step") + ", %lds, 1");
+  e.ins("mul.lo.s64 %diag_step, %diag_step, %boff64");
+  e.ins("mad.lo.s64 %src, %diag_step, " + num(t.es) + ", %src");
+  e.ins("mad.lo.s64 %dst, %boff64, " + num(t.es) + ", %dst");
   e.ins("mov.u32 " + e.r("s32", "j") + ", %tid.x");
   e.ins("setp.lt.s32 " + e.r("pred", "p_col") + ", %j, %n");
   const Value v = e.value("v"), s = e.value("s"), x = e.value("x"), d = e.value("d");

@@ -9,9 +9,12 @@
 //   Symmetrize dst = full symmetric / Hermitian matrix from src's `lower` or upper triangle
 //   Triangle   dst = triangle of src (other triangle 0; unit: diagonal 1, src's never read)
 //   Blend      dst's triangle = src's + s dst's (s == 0: dst not read); Hermitian: real diagonal
-// Small triangular inverse, n <= kInverseMax, one block of kInverseMax threads:
+// Triangular inverses of the diagonal blocks, blocks of kInverseMax threads:
 //   params: u64 src, s64 lds, u64 dst, s64 ldd, s32 n
-//   dst (n x n) = inverse of src's triangle (zeros in the other triangle).
+//   grid:   x = ceil(n / kInverseMax)
+//   rows [32 b, 32 b + w) of dst (an n x kInverseMax strip), columns [0, w) = inverse of the
+//   triangle of src's diagonal block at (32 b, 32 b), w = min(32, n - 32 b) (zeros in its other
+//   triangle). With n <= 32 and one block: dst (n x n) = inverse of src's triangle.
 #pragma once
 
 #include <string>

@@ -104,8 +104,15 @@ class CpuEngine final : public Engine {
         at(w, i, j) = i == j ? (diag == Diag::Unit ? T(1) : at(a, i, i)) : stored(uplo, i, j) ? at(a, i, j) : T{};
   }
 
-  void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
-    if (n > max_inverse_) throw EngineError("invert_triangle beyond max_inverse");
+  void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
+                              MatView w) override {
+    if (bs > max_inverse_ || bs < 1) throw EngineError("invert_diagonal_blocks beyond max_inverse");
+    for (std::int64_t b = 0; b < n; b += bs)
+      invert_triangle(uplo, diag, std::min(bs, n - b), sub(a, b, b, t_), sub(w, b, 0, t_));
+  }
+
+  // One diagonal block, W (n x n) = the inverse of the triangle A holds.
+  void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) {
     triangle(uplo, diag, n, a, w);
     // Column by column: solve W_tri x = e_j by substitution on the copy (T precision, as on GPU).
     std::vector<T> tri(static_cast<std::size_t>(n * n));

@@ -45,7 +45,7 @@ class Engine {
   // Whether a step has written memory outside the engine's scratch (the caller's matrices): until
   // then a failed routine left nothing changed and can still be run elsewhere.
   virtual bool wrote_caller_memory() const = 0;
-  // Largest n invert_triangle takes; larger triangles are inverted blockwise (invert_blocked).
+  // Largest diagonal block invert_diagonal_blocks takes.
   virtual std::int64_t max_inverse() const = 0;
 
   // C = alpha op(A) op(B) + beta C; beta == 0: C is not read; alpha == 0 or k == 0: A and B are not.
@@ -60,8 +60,12 @@ class Engine {
   virtual void symmetrize(Uplo uplo, bool hermitian, std::int64_t n, MatView a, MatView w) = 0;
   // W (n x n) = the triangular matrix A's `uplo` triangle holds (other triangle 0, unit: diagonal 1).
   virtual void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
-  // W (n x n) = inverse of that triangular matrix, with the same shape; n <= max_inverse().
-  virtual void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) = 0;
+  // The inverses of the diagonal blocks of that triangular matrix (n x n), all in one step: rows
+  // [b bs, b bs + w) of W (an n x min(n, bs) strip), columns [0, w), = the inverse of the block at
+  // (b bs, b bs), w = min(bs, n - b bs), with the same shape. bs <= max_inverse(); an engine may
+  // take only bs == max_inverse() when n > bs.
+  virtual void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
+                                      MatView w) = 0;
   // The `uplo` triangle of C (n x n) = that of W + beta C (beta == 0: C not read). The other
   // triangle of C is never touched. hermitian: diagonal imaginary parts become 0.
   virtual void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) = 0;

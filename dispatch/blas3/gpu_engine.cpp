@@ -98,9 +98,13 @@ class GpuEngine final : public blas3::Engine {
     helper({gen::HelperKind::Copy, t_}, m, n, a, b, {});
   }
 
-  void invert_triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
+  void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
+                              MatView w) override {
     if (n == 0) return;
-    if (n > gen::kInverseMax) throw EngineError("invert_triangle beyond the inverse kernel's size");
+    if (bs > gen::kInverseMax || (n > bs && bs != gen::kInverseMax))
+      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (the kernel's are " +
+                        std::to_string(gen::kInverseMax) + ")");
+    if (n > INT32_MAX) throw EngineError("invert_diagonal_blocks beyond 32-bit sizes");
     std::string why;
     CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, dev_.sm, why);
     if (!fn) throw EngineError(why);
@@ -108,7 +112,8 @@ class GpuEngine final : public blas3::Engine {
     std::int64_t lds = a.ld, ldd = w.ld;
     std::int32_t n32 = static_cast<std::int32_t>(n);
     void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
-    launch(fn, 1, 1, gen::kInverseMax, params);
+    const auto blocks = static_cast<unsigned>((n + gen::kInverseMax - 1) / gen::kInverseMax);
+    launch(fn, blocks, 1, gen::kInverseMax, params);
     note_write(w);
   }
 

@@ -41,14 +41,10 @@ void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scal
 void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, MatView c, Blocking blk = {256});
 
-// TRSM: B := X with op(A) X = alpha B (Left) or X op(A) = alpha B (Right). Blocked: each diagonal
-// block is inverted by the engine and applied with GEMM, the rest is updated with GEMM.
+// TRSM: B := X with op(A) X = alpha B (Left) or X op(A) = alpha B (Right). Recursive halving down
+// to leaves of min(blk.nb, the engine's max_inverse()) (the GPU's: 32): every leaf's diagonal
+// block is inverted by the engine in one step and applied with GEMM, the rest updated with GEMM.
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, Blocking blk = {});
-
-// W (n x n) = inverse of A's `uplo` triangle for any n: the engine inverts blocks of at most
-// max_inverse(), and two GEMMs per level join them (inv [A11 0; A21 A22] =
-// [inv11 0; -inv22 A21 inv11, inv22], and the transposed form for upper).
-void invert_blocked(Engine& e, Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w);
 
 }  // namespace ptxblas::blas3

@@ -5,7 +5,8 @@ simulator and compared with a Python model of dispatch/blas3/cpu_engine.cpp.
 Element-wise helpers (Copy, Scale, Symmetrize, Triangle, Blend) are launched as
 dispatch/blas3/gpu_engine.cpp does (grid x = ceil(m / 256), 256 threads) but mostly with a small
 gridDim.y (3) so that every thread walks several columns; some cases use the production
-gridDim.y = n. The triangular inverse runs as one block of 32 threads with the race check on.
+gridDim.y = n. The triangular inverse runs one block of 32 threads per diagonal block (n = 70:
+three, the last 6 wide) with the race check on.
 
 Memory permissions make the contract checkable (a forbidden access faults in the simulator):
   Copy        src readable inside m x n; dst writable (not readable) inside m x n
@@ -99,7 +100,7 @@ class Case:
 
     def cost(self):
         if self.kind == "i":
-            return 32 * 40 + self.n ** 3
+            return 32 * 40 + self.n * min(self.n, 32) ** 2
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -142,7 +143,7 @@ def build_cases():
                 us = " unit" if unit else ""
                 add("%s%s n=21 gy=3" % (lu, us), "t", t, 21, 21, lower=lower, unit=unit, gy=3)
                 add("%s%s n=4 gy=n" % (lu, us), "t", t, 4, 4, lower=lower, unit=unit)
-                for n in (1, 2, 5, 17, 32):
+                for n in (1, 2, 5, 17, 32, 70):  # 70: three diagonal blocks, the last 6 wide
                     pads = (0, 0) if n == 1 else (rng.randint(1, 3), rng.randint(1, 3))
                     add("%s%s n=%d" % (lu, us, n), "i", t, n, n, lower=lower, unit=unit, pads=pads)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
@@ -188,6 +189,10 @@ MUTATIONS = [
      "unit inverse reads the diagonal"),
     ("tri_inv_d_u", "  bar.sync 0;\n", "", True,
      "inverse: bar.sync removed (shared-memory race)"),
+    ("tri_inv_z_u", "  mad.lo.s64 %v_dst, %v_boff64, 16, %v_dst;\n", "", True,
+     "inverse: every diagonal block written to the strip's first rows"),
+    ("tri_inv_s_l_unit", "  mul.lo.s64 %v_diag_step, %v_diag_step, %v_boff64;\n", "", True,
+     "inverse: diagonal blocks read one row apart instead of one block apart"),
     ("tri_inv_d_l", "mov.s32 %v_i, 0;\nL_write:", "mov.s32 %v_i, %v_j;\nL_write:", False,
      "inverse writes each column from the diagonal on (zeros of the other triangle missing)"),
 ]
@@ -305,13 +310,20 @@ def _run_case(c, ptx_dir):
 
 
 def _run_inverse(c, ptx_dir):
+    """Every diagonal block of 32 (the last one narrower) inverted into its rows of the n x 32
+    strip, one block of threads each; reads only the blocks' triangles, writes only the strip."""
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 5)
     n, lower, unit = c.n, c.lower, c.unit
+    blocks = -(-n // INVERSE_MAX)
+    width = lambda b: min(INVERSE_MAX, n - INVERSE_MAX * b)  # noqa: E731
     mem = ptxsim.Memory()
 
     def stored(i, j):
         return i > j if lower else i < j
+
+    def same_block(i, j):
+        return i // INVERSE_MAX == j // INVERSE_MAX
 
     def src_val(i, j):
         if i == j:  # magnitude 2..3, any phase: both branches of the complex division
@@ -319,39 +331,44 @@ def _run_inverse(c, ptx_dir):
             if ti.cplx:
                 return cmath.rect(mag, rng.uniform(0, 2 * math.pi))
             return complex(rng.choice([1, -1]) * mag, 0)
-        return uniform(rng, ti) / n  # off the diagonal: well conditioned
+        return uniform(rng, ti) / min(n, INVERSE_MAX)  # off the diagonal: well conditioned
 
+    cols = min(n, INVERSE_MAX)
     S = Matrix(mem, ti, n, n, n + c.pads[0], src_val)
-    D = Matrix(mem, ti, n, n, n + c.pads[1], lambda i, j: None)
-    S.allow(mem, mem.R, (lambda i, j: stored(i, j)) if unit else (lambda i, j: i == j or stored(i, j)))
+    D = Matrix(mem, ti, n, cols, n + c.pads[1], lambda i, j: None)
+    S.allow(mem, mem.R, lambda i, j: same_block(i, j) and (stored(i, j) if unit else (i == j or stored(i, j))))
     D.allow(mem, mem.W)
-    ptxsim.launch(kernel(ptx_dir, c.kernel), [S.addr, S.ld, D.addr, D.ld, n], mem, (1, 1, 1),
+    ptxsim.launch(kernel(ptx_dir, c.kernel), [S.addr, S.ld, D.addr, D.ld, n], mem, (blocks, 1, 1),
                   (INVERSE_MAX, 1, 1), racecheck=True)
-
-    def T(i, j):
-        if i == j:
-            return 1 + 0j if unit else S.val[i, i]
-        return S.val[i, j] if stored(i, j) else 0j
-
-    X = {(i, j): ti.get(mem, D.at(i, j)) for j in range(n) for i in range(n)}
     bad = []
-    for (i, j), x in X.items():
-        if i != j and not stored(i, j) and x != 0:
-            bad.append("X(%d,%d) = %s, expected 0 (other triangle)" % (i, j, _fmt(x)))
-        elif x != x:
-            bad.append("X(%d,%d) = %s" % (i, j, _fmt(x)))
-    if not bad:
-        for j in range(n):
-            for i in range(n):
-                prods = [T(i, l) * X[l, j] for l in range(n)]
+    for b in range(blocks):
+        r0, w = INVERSE_MAX * b, width(b)
+
+        def T(i, j):
+            if i == j:
+                return 1 + 0j if unit else S.val[r0 + i, r0 + i]
+            return S.val[r0 + i, r0 + j] if stored(i, j) else 0j
+
+        X = {(i, j): ti.get(mem, D.at(r0 + i, j)) for j in range(w) for i in range(w)}
+        for (i, j), x in X.items():
+            if i != j and not stored(i, j) and x != 0:
+                bad.append("block %d: X(%d,%d) = %s, expected 0 (other triangle)" % (b, i, j, _fmt(x)))
+            elif x != x:
+                bad.append("block %d: X(%d,%d) = %s" % (b, i, j, _fmt(x)))
+        if bad:
+            continue
+        for j in range(w):
+            for i in range(w):
+                prods = [T(i, l) * X[l, j] for l in range(w)]
                 r = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
                 r -= 1 if i == j else 0
-                bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(n))
-                tol = 4 * (n + 4) * ti.eps * bound
+                bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(w))
+                tol = 4 * (w + 4) * ti.eps * bound
                 if not abs(r) <= tol:
-                    bad.append("(T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (i, j, _fmt(r), abs(r), tol))
+                    bad.append("block %d: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (b, i, j, _fmt(r), abs(r), tol))
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
-    bad += ["dst padding (%d,%d) changed" % ij for ij in D.changed(mem, lambda i, j: i >= n)]
+    outside = lambda i, j: i >= n or j >= width(i // INVERSE_MAX)  # noqa: E731
+    bad += ["dst (%d,%d) outside its block's inverse changed" % ij for ij in D.changed(mem, outside)]
     return simcheck.wrong(bad)
 
 
