@@ -110,38 +110,43 @@ int cmd_export(const std::string& trained, const std::string& name, int sm, cons
   return 0;
 }
 
-// Per type and layout (op(A) op(B); C copies like T): how many points of the SIMT tuning space
-// are legal for that layout and how many of those survive pruning, then the legal points of the
-// mma grid (tiles x store_pad x stages) that ptxblas_force_tile and the oracle can run.
+// Per type and layout (op(A) op(B); C copies like T): how many points of the tuning space (both
+// families, stages, pad) are legal for that layout, and how many survive pruning (which also
+// asks an mma tile to be legal for every layout).
 int cmd_space() {
   const auto& v = gen::tuning_values();
   std::size_t total = 1;
   for (const auto& vals : v) total *= vals.size();
   const std::size_t tiles = total / v[6].size();  // kg does not change legality
-  std::printf("SIMT tuning space: %zu points (%zu tiles x %zu kg)\n", total, tiles, v[6].size());
-  std::printf("type layout    legal     kept | mma grid legal\n");
+  std::printf("tuning space: %zu points (%zu tiles x %zu kg)\n", total, tiles, v[6].size());
+  std::printf("type layout    legal     kept   (mma kept)\n");
   for (gen::DataType t : kTypes)
     for (gen::Op a : {gen::Op::N, gen::Op::T})
       for (gen::Op b : {gen::Op::N, gen::Op::T}) {
-        std::size_t legal = 0, kept = 0;
-        for (int ml : v[0])
-          for (int nl : v[1])
-            for (int u : v[2])
-              for (int ms : v[3])
-                for (int ns : v[4])
-                  for (int vec : v[5]) {
-                    const gen::Tuning tu{ml, nl, u, ms, ns, vec, 1};
-                    gen::KernelConfig c;
-                    c.data = t;
-                    c.op_a = a;
-                    c.op_b = b;
-                    if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) continue;
-                    ++legal;
-                    kept += gen::why_excluded(t, tu).empty() ? 1 : 0;
-                  }
-        const std::size_t mma = tuner::legal_mma_tiles(t, a, b).size();
-        std::printf("%c    %c%c     %8zu %8zu | %zu\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
-                    legal * v[6].size(), kept * v[6].size(), mma);
+        std::size_t legal = 0, kept = 0, mma = 0;
+        gen::Tuning tu;
+        for (std::size_t idx = 0; idx < tiles; ++idx) {
+          std::size_t rest = idx;
+          for (int i = 0; i < gen::kTuningParams; ++i) {
+            if (i == 6) continue;
+            const auto& vals = v[static_cast<std::size_t>(i)];
+            gen::set_tuning_value(tu, i, vals[rest % vals.size()]);
+            rest /= vals.size();
+          }
+          tu.kg = 1;
+          gen::KernelConfig c;
+          c.data = t;
+          c.op_a = a;
+          c.op_b = b;
+          if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) continue;
+          ++legal;
+          if (gen::why_excluded(t, tu).empty()) {
+            ++kept;
+            mma += tu.family == 1;
+          }
+        }
+        std::printf("%c    %c%c     %8zu %8zu   (%zu)\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
+                    legal * v[6].size(), kept * v[6].size(), mma * v[6].size());
       }
   return 0;
 }

@@ -18,7 +18,8 @@ const std::vector<std::string>& feature_names() {
     for (gen::DataType t : kTypes) v.push_back(std::string("type_") + gen::type_letter(t));
     for (const char* op : {"a_n", "a_t", "a_c", "b_n", "b_t", "b_c"}) v.push_back(std::string("op_") + op);
     for (const char* d : {"log2_m", "log2_n", "log2_k"}) v.push_back(d);
-    for (int i = 0; i < gen::kTuningParams; ++i) v.push_back(std::string("log2_") + gen::tuning_param_name(i));
+    for (int i = 0; i < gen::kTuningParams; ++i)
+      v.push_back(std::string(i < gen::kLogParams ? "log2_" : "") + gen::tuning_param_name(i));
     return v;
   }();
   return names;
@@ -34,8 +35,10 @@ void write_features(const Problem& p, const gen::Tuning& t, float* out) {
   out[f++] = log2p1(p.m);
   out[f++] = log2p1(p.n);
   out[f++] = log2p1(p.k);
-  for (int i = 0; i < gen::kTuningParams; ++i)
-    out[f++] = static_cast<float>(std::log2(static_cast<double>(gen::tuning_value(t, i))));
+  for (int i = 0; i < gen::kTuningParams; ++i) {
+    const double v = gen::tuning_value(t, i);
+    out[f++] = static_cast<float>(i < gen::kLogParams ? std::log2(v) : v);  // flags as they are
+  }
 }
 
 }  // namespace ptxblas::model

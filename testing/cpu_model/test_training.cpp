@@ -73,6 +73,17 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
   EXPECT_NEAR(*back[3].tflops, *rows[3].tflops, 1e-4 * *rows[3].tflops);
   EXPECT_FALSE(back.back().tflops.has_value());
 
+  // A row of the first format (no family, stages, pad) reads as SIMT, one stage, no pad.
+  std::stringstream old("key,S,N,N,1,2,3,64,64,8,4,4,1,1,1.0\nkey,H,N,T,5,6,7,64,64,32,32,32,1,2,1,2,1,9.5\n");
+  const auto both = tuner::read_dataset(old);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].tuning.family, 0);
+  EXPECT_EQ(both[0].tuning.stages, 1);
+  EXPECT_EQ(both[1].tuning.family, 1);
+  EXPECT_EQ(both[1].tuning.stages, 2);
+  EXPECT_EQ(both[1].tuning.pad, 1);
+  EXPECT_EQ(both[1].tuning.kg, 2);
+
   std::stringstream bad(std::string(tuner::kDatasetHeader) + "\nkey,S,N,N,1,2,3,64,64,8,4,4,1,1,1.0\nkey,Q,N\n");
   try {
     tuner::read_dataset(bad);
