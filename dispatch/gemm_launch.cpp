@@ -187,7 +187,8 @@ Outcome run_gemm(const GemmCall& call) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;
     }
-  } else if (model::Picker* picker = picker_for(dev)) {
+  } else if (model::Picker* picker = picker_for(dev);
+             picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
     plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                             picker->pick(problem));

@@ -12,7 +12,7 @@ const std::array<std::vector<int>, kTuningParams>& tuning_values() {
       {1, 2, 4, 8, 16, 32, 64},              // ms (thread tile; warp tile for mma)
       {1, 2, 4, 8, 16, 32, 64},              // ns
       {1, 2, 4},                             // vec
-      {1, 2, 4, 8, 16, 32, 64, 128, 256},    // kg
+      {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128},  // kg: 3s too, for whole waves of 132 SMs
       {0, 1},                                // family: SIMT, mma
       {1, 2},                                // stages
       {0, 1},                                // pad (f16/bf16 mma only)

@@ -40,7 +40,9 @@ double median_seconds(const std::function<void()>& call, cudaStream_t stream, co
   check(cudaEventCreate(&stop), "event");
   std::vector<float> ms;
   float total = 0;
-  while (static_cast<int>(ms.size()) < opt.max_reps && (total < opt.min_ms || ms.size() < 3)) {
+  // At least min_ms and three calls, except that calls far longer than min_ms need fewer (a slow
+  // configuration of a large problem would otherwise cost seconds of the tuner's budget).
+  while (static_cast<int>(ms.size()) < opt.max_reps && (total < opt.min_ms || (ms.size() < 3 && total < 3 * opt.min_ms))) {
     check(cudaEventRecord(start, stream), "record");
     call();
     check(cudaEventRecord(stop, stream), "record");

@@ -26,7 +26,7 @@ struct Buffers {
 };
 
 struct TimingOptions {
-  double min_ms = 20;  // time at least this long (and at least 3 calls)
+  double min_ms = 20;  // time at least this long (and 3 calls, unless they take 3x as long)
   int max_reps = 50;
 };
 

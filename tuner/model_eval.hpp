@@ -1,5 +1,6 @@
 // `ptxblas-tune eval`: on held-out shapes, the model's pick against the best of a brute-force set
-// of candidates (the oracle: the model's top few plus random points of the pruned space) and
+// of candidates (the oracle: the model's top few, the built-in heuristic's pick and random points
+// of the pruned space) and
 // against cuBLAS, all timed on the GPU. Writes testing/reports/h100-model-eval.csv's format:
 //   type,transa,transb,m,n,k,model_tflops,oracle_tflops,cublas_tflops,model_config,oracle_config
 #pragma once
@@ -19,6 +20,7 @@ struct EvalOptions {
   int random = 56;        // random candidates of the pruned space
   std::uint64_t seed = 1;
   double minutes = 8.5;   // wall-clock budget; shapes left over are reported, not timed
+  int jit_workers = 1;    // processes compiling every candidate ahead of the timing (1: none)
   TimingOptions timing;
 };
 

@@ -40,6 +40,17 @@ TEST(Picker, PicksTheArgmaxOfTheModel) {
   }
 }
 
+TEST(Picker, CoversOnlyWhatItWasTrainedOn) {
+  model::Model m = trained();
+  m.max_flops = 2.0 * 1024 * 1024 * 1024;
+  const model::Picker picker(std::move(m));
+  EXPECT_TRUE(picker.covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1024, 1024, 1024}));
+  EXPECT_FALSE(picker.covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1024, 1024, 1025}));
+  m = trained();
+  m.max_flops = 0;  // not recorded: everything
+  EXPECT_TRUE(model::Picker(std::move(m)).covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1 << 16, 1 << 16, 1 << 16}));
+}
+
 TEST(Picker, LearnsToSplitDeepNarrowProblems) {
   // The synthetic speed rewards filling the SMs: a 32x32x60000 problem should get kg > 1.
   model::Picker picker(trained());
