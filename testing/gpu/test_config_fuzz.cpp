@@ -17,14 +17,6 @@
 namespace gputest {
 namespace {
 
-using ForceTile = int (*)(const char*);
-
-// Clears the forced tile however the test ends.
-struct ForcedTileGuard {
-  ForceTile force;
-  ~ForcedTileGuard() { force(""); }
-};
-
 template <std::size_t N>
 int pick(std::mt19937_64& rng, const int (&values)[N]) {
   return values[rng() % N];
@@ -72,8 +64,8 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
 
 TEST(ConfigFuzz, RandomLegalConfigurationsMatchTheReference) {
   SKIP_WITHOUT_GPU();
-  const auto force = reinterpret_cast<ForceTile>(ptxblas_symbol("ptxblas_force_tile"));
-  ForcedTileGuard guard{force};
+  const auto force = reinterpret_cast<int (*)(const char*)>(ptxblas_symbol("ptxblas_force_tile"));
+  const ForcedTile clear_at_end("");  // cleared however the test ends
   const char* env = std::getenv("PTXBLAS_FUZZ_CONFIGS");
   const int wanted = env && *env ? std::atoi(env) : 240;
   Handle h;
