@@ -9,6 +9,7 @@
 #include "kernel_cache.hpp"
 #include "resources.hpp"
 #include "model_registry.hpp"
+#include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
@@ -55,7 +56,10 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   const std::size_t bytes =
       static_cast<std::size_t>(plan.kg) * call.m * call.n * gen::compute_bytes(call.data);
   CUdeviceptr ws = 0;
-  if (const CUresult r = d->cuMemAllocAsync(&ws, bytes, stream); r != CUDA_SUCCESS) {
+  const CUmemoryPool pool = workspace_pool(d);
+  if (const CUresult r = pool ? d->cuMemAllocFromPoolAsync(&ws, bytes, pool, stream)
+                              : d->cuMemAllocAsync(&ws, bytes, stream);
+      r != CUDA_SUCCESS) {
     out.detail = "split-K workspace: " + cuda_error_text(r);
     return out;
   }
