@@ -2,12 +2,40 @@
 
 #include <algorithm>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace ptxblas::model {
 namespace {
 
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kMaxGridY = 65535;
+
+// A first pick scores up to ~70k candidates: ~20-45 ms on one core of the H100 machine's host,
+// so rows are split over a few short-lived threads (a first pick is rare; a thread costs ~50 us).
+void predict_parallel(const Mlp& mlp, const float* x, std::size_t rows, std::size_t features, float* out) {
+  constexpr std::size_t kRowsPerThread = 8192;
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>({hw, 8, (rows + kRowsPerThread - 1) / kRowsPerThread});
+  if (threads <= 1) {
+    mlp.predict(x, static_cast<int>(rows), out);
+    return;
+  }
+  const std::size_t per = (rows + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  try {
+    for (std::size_t t = 1; t < threads; ++t) {
+      const std::size_t begin = t * per, n = std::min(rows, begin + per) - begin;
+      pool.emplace_back([&, begin, n] { mlp.predict(x + begin * features, static_cast<int>(n), out + begin); });
+    }
+  } catch (const std::system_error&) {  // no threads to be had: all of it here
+    for (std::thread& th : pool) th.join();
+    mlp.predict(x, static_cast<int>(rows), out);
+    return;
+  }
+  mlp.predict(x, static_cast<int>(std::min(per, rows)), out);
+  for (std::thread& th : pool) th.join();
+}
 
 }  // namespace
 
@@ -96,7 +124,7 @@ gen::Tuning Picker::pick(const Problem& p) {
       for (int j = kP; j < f; ++j)
         row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
     }
-    model_.mlp.predict(x.data(), static_cast<int>(fits.size()), s.data());
+    predict_parallel(model_.mlp, x.data(), fits.size(), static_cast<std::size_t>(f), s.data());
     best = sp.tunings[fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())]];
   }
   std::unique_lock lock(mutex_);
