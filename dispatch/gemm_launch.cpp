@@ -194,8 +194,13 @@ Outcome run_gemm(const GemmCall& call) {
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
-                            picker->pick(problem));
+    const Plan heuristic =
+        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+    const gen::Tuning fallback = tuning_of(heuristic);
+    const gen::Tuning choice = picker->pick(problem, fallback);
+    plan = choice == fallback ? heuristic
+                              : plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
+                                                 call.k, choice);
   } else {
     plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
   }

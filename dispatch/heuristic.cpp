@@ -151,6 +151,22 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
   return p;
 }
 
+gen::Tuning tuning_of(const Plan& p) {
+  const gen::KernelConfig& c = p.config;
+  gen::Tuning t;
+  t.ml = c.ml;
+  t.nl = c.nl;
+  t.u = c.u;
+  t.ms = c.ms;
+  t.ns = c.ns;
+  t.vec = c.vec;
+  t.kg = std::max(p.kg, 1);
+  t.family = c.family == gen::Family::Mma ? 1 : 0;
+  t.stages = c.stages;
+  t.pad = c.store_pad ? 1 : 0;
+  return t;
+}
+
 std::string describe(const Plan& p) {
   std::string s = gen::kernel_name(p.config);
   if (p.kg > 1) s += " kg=" + std::to_string(p.kg);

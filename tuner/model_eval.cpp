@@ -99,12 +99,15 @@ long run_eval(const EvalOptions& opt) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const model::Problem& p = shapes[i].problem;
     std::vector<gen::Tuning> c = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
-    int at = -1;
-    if (const auto h = heuristic_tuning(p, prop.multiProcessorCount)) {
-      const auto it = std::find(c.begin(), c.end(), *h);
-      at = static_cast<int>(it - c.begin());
-      if (it == c.end()) c.push_back(*h);
-    }
+    // First: what dispatch runs, the model's pick unless it does not clearly beat the heuristic's.
+    const gen::Tuning heuristic = dispatch::tuning_of(
+        dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, prop.multiProcessorCount));
+    const gen::Tuning runs = picker.pick(p, heuristic);
+    if (auto it = std::find(c.begin(), c.end(), runs); it != c.end()) c.erase(it);
+    c.insert(c.begin(), runs);
+    auto it = std::find(c.begin(), c.end(), heuristic);
+    const int at = static_cast<int>(it - c.begin());
+    if (it == c.end()) c.push_back(heuristic);
     for (const gen::Tuning& t : c) to_compile.push_back(Sample{device, p, t, std::nullopt});
     all.push_back(std::move(c));
     heuristic_at.push_back(at);

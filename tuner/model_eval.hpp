@@ -1,4 +1,5 @@
-// `ptxblas-tune eval`: on held-out shapes, the model's pick against the best of a brute-force set
+// `ptxblas-tune eval`: on held-out shapes, what dispatch runs with the model (its pick, or the
+// heuristic's where the model does not predict a clear win: Picker::pick with a fallback) against the best of a brute-force set
 // of candidates (the oracle: the model's top few, the built-in heuristic's pick and random points
 // of the pruned space) and
 // against cuBLAS, all timed on the GPU. Writes testing/reports/h100-model-eval.csv's format:

@@ -15,17 +15,7 @@ bool usable(const model::Problem& p, const gen::Tuning& t) {
 
 std::optional<gen::Tuning> heuristic_tuning(const model::Problem& p, int sms) {
   const dispatch::Plan plan = dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sms);
-  const gen::KernelConfig& c = plan.config;
-  gen::Tuning t;
-  t.ml = c.ml;
-  t.nl = c.nl;
-  t.u = c.u;
-  t.ms = c.ms;
-  t.ns = c.ns;
-  t.vec = c.vec;
-  t.family = c.family == gen::Family::Mma ? 1 : 0;
-  t.stages = c.stages;
-  t.pad = c.store_pad ? 1 : 0;
+  gen::Tuning t = dispatch::tuning_of(plan);
   t.kg = 1;
   for (int v : gen::tuning_values()[6])
     if (v <= plan.kg) t.kg = v;

@@ -132,4 +132,20 @@ gen::Tuning Picker::pick(const Problem& p) {
   return best;
 }
 
+gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = guarded_.find(p); it != guarded_.end()) return it->second;
+  }
+  const gen::Tuning best = pick(p);
+  gen::Tuning choice = best;
+  if (!(best == fallback)) {
+    const std::vector<float> s = score(p, {best, fallback});
+    if (s[0] < s[1] + kTrustMargin) choice = fallback;
+  }
+  std::unique_lock lock(mutex_);
+  guarded_.emplace(p, choice);
+  return choice;
+}
+
 }  // namespace ptxblas::model

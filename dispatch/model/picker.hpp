@@ -35,6 +35,12 @@ class Picker {
   // The model's best candidate for p (cached; thread safe).
   gen::Tuning pick(const Problem& p);
 
+  // The model's best candidate when it predicts it at least kTrustMargin (log2) faster than
+  // `fallback` (the heuristic's plan), else `fallback`: where the model cannot tell them apart
+  // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
+  gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
+  static constexpr float kTrustMargin = 0.15f;  // ~11%
+
   // Predicted log2 TFLOP/s of each candidate for p (no cache).
   std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;
 
@@ -57,6 +63,7 @@ class Picker {
   std::shared_mutex mutex_;
   std::map<gen::DataType, Space> spaces_;
   std::unordered_map<Problem, gen::Tuning, ProblemHash> decisions_;
+  std::unordered_map<Problem, gen::Tuning, ProblemHash> guarded_;  // pick(p, fallback)'s
 };
 
 }  // namespace ptxblas::model
