@@ -93,11 +93,8 @@ std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, cons
   return {};
 }
 
-std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+void for_each_tile(const std::function<void(const Tuning&)>& fn) {
   const auto& v = tuning_values();
-  std::vector<Tuning> out;
-  Tuning t;
-  // kg does not change the kernel's legality: check each tile once, then add every kg.
   for (int family : v[7])
     for (int stages : v[8])
       for (int pad : v[9])
@@ -106,14 +103,19 @@ std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Prun
             for (int u : v[2])
               for (int ms : v[3])
                 for (int ns : v[4])
-                  for (int vec : v[5]) {
-                    t = Tuning{ml, nl, u, ms, ns, vec, 1, family, stages, pad};
-                    if (!why_excluded(data, t, lim, p).empty()) continue;
-                    for (int kg : v[6]) {
-                      t.kg = kg;
-                      out.push_back(t);
-                    }
-                  }
+                  for (int vec : v[5]) fn(Tuning{ml, nl, u, ms, ns, vec, 1, family, stages, pad});
+}
+
+std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+  std::vector<Tuning> out;
+  for_each_tile([&](const Tuning& tile) {
+    if (!why_excluded(data, tile, lim, p).empty()) return;
+    for (int kg : tuning_values()[6]) {
+      Tuning t = tile;
+      t.kg = kg;
+      out.push_back(t);
+    }
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct Pruning {
 
 // Empty when `t` is legal for this type on this device and survives pruning; else why not.
 std::string why_excluded(DataType data, const Tuning& t, const Limits& lim = {}, const Pruning& p = {});
+
+// Calls fn(t) for every combination of the listed values of every parameter but kg (t.kg = 1),
+// in a fixed order: kg does not change a kernel, so legality is judged once per tile.
+void for_each_tile(const std::function<void(const Tuning&)>& fn);
 
 // Every point that is not excluded, for type `data` (ops do not change legality).
 std::vector<Tuning> enumerate_space(DataType data, const Limits& lim = {}, const Pruning& p = {});

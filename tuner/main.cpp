@@ -151,27 +151,18 @@ int cmd_space() {
     for (gen::Op a : {gen::Op::N, gen::Op::T})
       for (gen::Op b : {gen::Op::N, gen::Op::T}) {
         std::size_t legal = 0, kept = 0, mma = 0;
-        gen::Tuning tu;
-        for (std::size_t idx = 0; idx < tiles; ++idx) {
-          std::size_t rest = idx;
-          for (int i = 0; i < gen::kTuningParams; ++i) {
-            if (i == 6) continue;
-            const auto& vals = v[static_cast<std::size_t>(i)];
-            gen::set_tuning_value(tu, i, vals[rest % vals.size()]);
-            rest /= vals.size();
-          }
-          tu.kg = 1;
+        gen::for_each_tile([&](const gen::Tuning& tu) {
           gen::KernelConfig c;
           c.data = t;
           c.op_a = a;
           c.op_b = b;
-          if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) continue;
+          if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) return;
           ++legal;
           if (gen::why_excluded(t, tu).empty()) {
             ++kept;
             mma += tu.family == 1;
           }
-        }
+        });
         std::printf("%c    %c%c     %8zu %8zu   (%zu)\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
                     legal * v[6].size(), kept * v[6].size(), mma * v[6].size());
       }
