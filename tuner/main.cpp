@@ -42,7 +42,7 @@ constexpr gen::DataType kTypes[] = {gen::DataType::F32, gen::DataType::F64, gen:
                                     gen::DataType::C64, gen::DataType::F16, gen::DataType::BF16};
 
 int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const tuner::ConfigMix& mix,
-               int sms, const std::string& model_dir, const std::string& out_path) {
+               int sms, double min_gflop, const std::string& model_dir, const std::string& out_path) {
   std::mt19937_64 rng(seed);
   std::unique_ptr<model::Picker> picker;
   if (!model_dir.empty()) {
@@ -70,7 +70,7 @@ int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string
   while (written < count) {
     tuner::Sample s;
     s.device_key = device;
-    s.problem = tuner::draw_problem(rng);
+    s.problem = tuner::draw_problem(rng, min_gflop * 1e9);
     std::size_t ti = 0;
     while (kTypes[ti] != s.problem.data) ++ti;
     const std::vector<gen::Tuning> configs = tuner::problem_configs(s.problem, samplers[ti], mix, sms, rng, picker.get());
@@ -216,6 +216,7 @@ int main(int argc, char** argv) {
   sample->add_option("--out", out, "output CSV");
   tuner::ConfigMix mix;
   int sms = 132;
+  double min_gflop = 0;
   sample->add_option("--per-problem", mix.per_problem, "configurations per problem")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -224,6 +225,8 @@ int main(int argc, char** argv) {
   std::string sample_model;
   sample->add_option("--model", sample_model, "a model trained on earlier rows: add its best-predicted configurations");
   sample->add_option("--model-top", mix.model_top, "how many of them per problem")->capture_default_str();
+  sample->add_option("--min-gflop", min_gflop, "draw only problems of at least this much work (2MNK / 1e9)")
+      ->capture_default_str();
   sample->add_option("--sms", sms, "multiprocessors the heuristic plans for (H100: 132)")->capture_default_str();
 
   tuner::BenchOptions bopt;
@@ -290,7 +293,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*sample) return cmd_sample(count, learn_draws, seed, device, mix, sms, sample_model, out);
+    if (*sample) return cmd_sample(count, learn_draws, seed, device, mix, sms, min_gflop, sample_model, out);
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
