@@ -38,6 +38,10 @@ Loaded load() {
                    bind(lib, "cuGetErrorString", d.cuGetErrorString);
   bind(lib, "cuMemAllocAsync", d.cuMemAllocAsync);
   bind(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
+  bind(lib, "cuMemPoolCreate", d.cuMemPoolCreate);
+  bind(lib, "cuMemPoolDestroy", d.cuMemPoolDestroy);
+  bind(lib, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
+  bind(lib, "cuMemAllocFromPoolAsync", d.cuMemAllocFromPoolAsync);
   bind(lib, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync);
   bind(lib, "cuStreamSynchronize", d.cuStreamSynchronize);
   bind(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);

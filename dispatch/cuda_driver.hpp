@@ -23,6 +23,11 @@ struct CudaDriver {
   // Stream-ordered allocation for split-K workspaces (optional: without it there is no split).
   CUresult (*cuMemAllocAsync)(CUdeviceptr*, size_t, CUstream) = nullptr;
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
+  // ptxblas's own workspace pool, kept across synchronisations (optional: the default pool else).
+  CUresult (*cuMemPoolCreate)(CUmemoryPool*, const CUmemPoolProps*) = nullptr;
+  CUresult (*cuMemPoolDestroy)(CUmemoryPool) = nullptr;
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, CUmemPool_attribute, void*) = nullptr;
+  CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr*, size_t, CUmemoryPool, CUstream) = nullptr;
   // Level-3 routines with scalars in device memory read them first (optional).
   CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;

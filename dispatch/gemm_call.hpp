@@ -56,6 +56,10 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t);
 
+// The configuration a plan runs, as a point of the tuning space's parameters (kg as planned, which
+// need not be one of the space's listed values).
+gen::Tuning tuning_of(const Plan& p);
+
 // The plan for a tile (either family) and kg chosen by the caller (ptxblas_force_tile).
 Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                     std::int64_t n, std::int64_t k, const gen::Tile& tile, int kg);

@@ -9,6 +9,7 @@
 #include "kernel_cache.hpp"
 #include "resources.hpp"
 #include "model_registry.hpp"
+#include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
@@ -55,7 +56,10 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   const std::size_t bytes =
       static_cast<std::size_t>(plan.kg) * call.m * call.n * gen::compute_bytes(call.data);
   CUdeviceptr ws = 0;
-  if (const CUresult r = d->cuMemAllocAsync(&ws, bytes, stream); r != CUDA_SUCCESS) {
+  const CUmemoryPool pool = workspace_pool(d);
+  if (const CUresult r = pool ? d->cuMemAllocFromPoolAsync(&ws, bytes, pool, stream)
+                              : d->cuMemAllocAsync(&ws, bytes, stream);
+      r != CUDA_SUCCESS) {
     out.detail = "split-K workspace: " + cuda_error_text(r);
     return out;
   }
@@ -187,10 +191,16 @@ Outcome run_gemm(const GemmCall& call) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;
     }
-  } else if (model::Picker* picker = picker_for(dev)) {
+  } else if (model::Picker* picker = picker_for(dev);
+             picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    plan = plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
-                            picker->pick(problem));
+    const Plan heuristic =
+        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+    const gen::Tuning fallback = tuning_of(heuristic);
+    const gen::Tuning choice = picker->pick(problem, fallback);
+    plan = choice == fallback ? heuristic
+                              : plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
+                                                 call.k, choice);
   } else {
     plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
   }

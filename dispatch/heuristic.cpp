@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "gemm_call.hpp"
+#include "resources.hpp"
 #include "tile_catalog.hpp"
 
 namespace ptxblas::dispatch {
@@ -18,6 +19,22 @@ constexpr int kMaxSlices = 256;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Blocks of this tile's kernel one SM holds at once (H100 limits; registers from the generator's
+// prediction, allocated per warp in units of 256).
+std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Tile& tile) {
+  gen::KernelConfig c;
+  c.data = data;
+  c.scalar_f16 = scalar_f16;
+  c = gen::canonical(gen::with_tile(c, tile));
+  const gen::Resources r = gen::predict_resources(c);
+  const int warps = std::max(1, (r.threads + 31) / 32);
+  const int regs_per_warp = (std::min(std::max(r.regs_predicted, 1), 255) * 32 + 255) / 256 * 256;
+  const std::int64_t by_regs = 65536 / (regs_per_warp * warps);
+  const std::int64_t by_smem = (228 * 1024) / (r.smem_bytes + 1024);
+  const std::int64_t by_threads = 2048 / std::max(r.threads, 1);
+  return std::max<std::int64_t>(1, std::min({by_regs, by_smem, by_threads, std::int64_t{32}}));
+}
 
 }  // namespace
 
@@ -70,6 +87,14 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   const std::int64_t blocks = blocks_of(pick);
   std::int64_t kg = 1;
   if (blocks > 0 && k > 0) kg = std::min(ceil_div(want, blocks), most_slices);
+  // Whole waves: a split that leaves a last wave nearly empty costs almost a wave (Z 256x256x60000:
+  // 9 slices of 32 blocks = 288, one wave of 264 plus 24, 28 TFLOP/s; 8 slices 44). Round the
+  // slices down to the waves the blocks fill (at least one).
+  if (kg > 1) {
+    const std::int64_t wave = sms * resident_per_sm(data, scalar_f16, pick);
+    const std::int64_t waves = std::max<std::int64_t>(1, blocks * kg / wave);
+    if (blocks * kg > waves * wave) kg = std::max<std::int64_t>(1, waves * wave / blocks);
+  }
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
   // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%
   // faster unsplit; linpack-512's 32x32 blocks still want slices).
@@ -124,6 +149,22 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
   p.config = gen::canonical(gen::with_tile(p.config, tile));
   split_k(p, m, n, k, kg);
   return p;
+}
+
+gen::Tuning tuning_of(const Plan& p) {
+  const gen::KernelConfig& c = p.config;
+  gen::Tuning t;
+  t.ml = c.ml;
+  t.nl = c.nl;
+  t.u = c.u;
+  t.ms = c.ms;
+  t.ns = c.ns;
+  t.vec = c.vec;
+  t.kg = std::max(p.kg, 1);
+  t.family = c.family == gen::Family::Mma ? 1 : 0;
+  t.stages = c.stages;
+  t.pad = c.store_pad ? 1 : 0;
+  return t;
 }
 
 std::string describe(const Plan& p) {

@@ -45,29 +45,17 @@ void copy_columns(unsigned char* dst, std::size_t dpitch, const unsigned char* s
   }
 }
 
-CUDA_MEMCPY2D host_to_device(const void* host, std::size_t hpitch, CUdeviceptr dev, std::size_t dpitch,
-                             std::size_t width, std::size_t height) {
+// A pitched copy of `height` rows of `width` bytes between host and device memory.
+CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdeviceptr dev, std::size_t dpitch,
+                      std::size_t width, std::size_t height) {
   CUDA_MEMCPY2D c{};
-  c.srcMemoryType = CU_MEMORYTYPE_HOST;
-  c.srcHost = host;
-  c.srcPitch = hpitch;
-  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.dstDevice = dev;
-  c.dstPitch = dpitch;
-  c.WidthInBytes = width;
-  c.Height = height;
-  return c;
-}
-
-CUDA_MEMCPY2D device_to_host(CUdeviceptr dev, std::size_t dpitch, void* host, std::size_t hpitch, std::size_t width,
-                             std::size_t height) {
-  CUDA_MEMCPY2D c{};
-  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.srcDevice = dev;
-  c.srcPitch = dpitch;
-  c.dstMemoryType = CU_MEMORYTYPE_HOST;
-  c.dstHost = host;
-  c.dstPitch = hpitch;
+  if (to_device) {
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = host, c.srcPitch = hpitch;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = dev, c.dstPitch = dpitch;
+  } else {
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = dev, c.srcPitch = dpitch;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = host, c.dstPitch = hpitch;
+  }
   c.WidthInBytes = width;
   c.Height = height;
   return c;
@@ -89,7 +77,8 @@ CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es
   const auto* host = static_cast<const unsigned char*>(o.host);
   const std::int64_t per = chunk_columns(dev, o, es);
   if (per == 0) {
-    const CUDA_MEMCPY2D c = host_to_device(host, hpitch, m.p, dpitch, width, static_cast<std::size_t>(o.cols));
+    const CUDA_MEMCPY2D c =
+        pitched(true, const_cast<unsigned char*>(host), hpitch, m.p, dpitch, width, static_cast<std::size_t>(o.cols));
     return d->cuMemcpy2D(&c);
   }
   int buf = 0;
@@ -98,8 +87,8 @@ CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es
     if (const CUresult r = d->cuEventSynchronize(dev.event(buf)); r != CUDA_SUCCESS) return r;  // buffer free
     auto* stage = static_cast<unsigned char*>(dev.staging(buf));
     copy_columns(stage, width, host + static_cast<std::size_t>(c0) * hpitch, hpitch, c0, n, o.rows, es, 0);
-    const CUDA_MEMCPY2D c = host_to_device(stage, width, m.p + static_cast<std::size_t>(c0) * dpitch, dpitch, width,
-                                           static_cast<std::size_t>(n));
+    const CUDA_MEMCPY2D c =
+        pitched(true, stage, width, m.p + static_cast<std::size_t>(c0) * dpitch, dpitch, width, static_cast<std::size_t>(n));
     if (const CUresult r = d->cuMemcpy2DAsync(&c, dev.stream()); r != CUDA_SUCCESS) return r;
     if (const CUresult r = d->cuEventRecord(dev.event(buf), dev.stream()); r != CUDA_SUCCESS) return r;
   }
@@ -120,9 +109,9 @@ CUresult copy_to_host(OffloadDevice& dev, const HostOperand& o, std::size_t es, 
       const Rows r = rows_of(o.triangle, o.rows, j);
       if (r.count <= 0) continue;
       const std::size_t off = static_cast<std::size_t>(r.first) * es;
-      const CUDA_MEMCPY2D c = device_to_host(m.p + static_cast<std::size_t>(j) * dpitch + off, dpitch,
-                                             host + static_cast<std::size_t>(j) * hpitch + off, hpitch,
-                                             static_cast<std::size_t>(r.count) * es, 1);
+      const CUDA_MEMCPY2D c = pitched(false, host + static_cast<std::size_t>(j) * hpitch + off, hpitch,
+                                      m.p + static_cast<std::size_t>(j) * dpitch + off, dpitch,
+                                      static_cast<std::size_t>(r.count) * es, 1);
       if (const CUresult res = d->cuMemcpy2D(&c); res != CUDA_SUCCESS) return res;
     }
     return CUDA_SUCCESS;
@@ -130,8 +119,8 @@ CUresult copy_to_host(OffloadDevice& dev, const HostOperand& o, std::size_t es, 
   // Chunk i + 1 moves into one buffer while chunk i is unpacked from the other.
   auto issue = [&](std::int64_t c0, int buf) {
     const std::int64_t n = std::min(per, o.cols - c0);
-    const CUDA_MEMCPY2D c = device_to_host(m.p + static_cast<std::size_t>(c0) * dpitch, dpitch, dev.staging(buf),
-                                           width, width, static_cast<std::size_t>(n));
+    const CUDA_MEMCPY2D c = pitched(false, dev.staging(buf), width, m.p + static_cast<std::size_t>(c0) * dpitch, dpitch,
+                                    width, static_cast<std::size_t>(n));
     CUresult r = d->cuMemcpy2DAsync(&c, dev.stream());
     if (r == CUDA_SUCCESS) r = d->cuEventRecord(dev.event(buf), dev.stream());
     return r;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "config.hpp"
 #include "cuda_driver.hpp"
 
 namespace ptxblas::dispatch {
@@ -21,7 +22,7 @@ OffloadDevice* OffloadDevice::get(int ordinal, std::string& why) {
     return nullptr;
   }
   if (devices.size() <= i) devices.resize(i + 1);
-  devices[i].reset(new OffloadDevice(ctx));
+  devices[i].reset(new OffloadDevice(ctx, static_cast<std::size_t>(host::config().gpu_keep_mib) << 20));
   return devices[i].get();
 }
 
@@ -72,7 +73,7 @@ void OffloadDevice::give_back(CUdeviceptr p) {
   lent_.erase(it);
   std::size_t total = 0;
   for (const Buffer& b : kept_) total += b.bytes;
-  while (total > kKeptBytes && !kept_.empty()) {
+  while (total > keep_bytes_ && !kept_.empty()) {
     total -= kept_.front().bytes;
     cuda_driver()->cuMemFree(kept_.front().p);
     kept_.erase(kept_.begin());

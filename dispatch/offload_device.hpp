@@ -1,7 +1,8 @@
 // What the host offload keeps per device between calls: the primary context, a stream for the
 // copies, two pinned staging buffers (each with an event marking its last copy), and the device
 // buffers of earlier calls, kept for reuse (cuMemAlloc/cuMemFree cost 0.1-0.4 ms each on the H100
-// and LAPACK makes thousands of calls). One offloaded call at a time holds a device (lock()).
+// and LAPACK makes thousands of calls) up to ptxblas.toml's gpu.keep_mib (the application's own
+// allocations share the device). One offloaded call at a time holds a device (lock()).
 #pragma once
 
 #include <cuda.h>
@@ -33,19 +34,19 @@ class OffloadDevice {
   // Device memory of at least `bytes`: a kept buffer no more than twice as large, else a new one
   // (the kept ones are freed first if the device is full). 0 when there is none.
   CUdeviceptr take(std::size_t bytes);
-  // Back for reuse; beyond kKeptBytes in all, the oldest kept buffers are freed.
+  // Back for reuse; beyond gpu.keep_mib in all, the oldest kept buffers are freed.
   void give_back(CUdeviceptr p);
 
  private:
-  static constexpr std::size_t kKeptBytes = std::size_t{8} << 30;
   struct Buffer {
     CUdeviceptr p;
     std::size_t bytes;
   };
-  explicit OffloadDevice(CUcontext ctx) : ctx_(ctx) {}
+  OffloadDevice(CUcontext ctx, std::size_t keep_bytes) : ctx_(ctx), keep_bytes_(keep_bytes) {}
   void free_kept();
 
   CUcontext ctx_;
+  std::size_t keep_bytes_;
   std::mutex m_;
   bool staging_tried_ = false, staging_ok_ = false;
   CUstream stream_ = nullptr;

@@ -9,16 +9,19 @@ const std::array<std::vector<int>, kTuningParams>& tuning_values() {
       {16, 32, 64, 128, 256},                // ml
       {16, 32, 64, 128, 256},                // nl
       {4, 8, 16, 32},                        // u
-      {1, 2, 4, 8, 16},                      // ms
-      {1, 2, 4, 8, 16},                      // ns
+      {1, 2, 4, 8, 16, 32, 64},              // ms (thread tile; warp tile for mma)
+      {1, 2, 4, 8, 16, 32, 64},              // ns
       {1, 2, 4},                             // vec
-      {1, 2, 4, 8, 16, 32, 64, 128, 256},    // kg
+      {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128},  // kg: 3s too, for whole waves of 132 SMs
+      {0, 1},                                // family: SIMT, mma
+      {1, 2},                                // stages
+      {0, 1},                                // pad (f16/bf16 mma only)
   }};
   return v;
 }
 
 const char* tuning_param_name(int i) {
-  static const char* names[kTuningParams] = {"ml", "nl", "u", "ms", "ns", "vec", "kg"};
+  static const char* names[kTuningParams] = {"ml", "nl", "u", "ms", "ns", "vec", "kg", "family", "stages", "pad"};
   if (i < 0 || i >= kTuningParams) throw std::out_of_range("tuning parameter index");
   return names[i];
 }
@@ -32,6 +35,9 @@ int tuning_value(const Tuning& t, int i) {
     case 4: return t.ns;
     case 5: return t.vec;
     case 6: return t.kg;
+    case 7: return t.family;
+    case 8: return t.stages;
+    case 9: return t.pad;
     default: throw std::out_of_range("tuning parameter index");
   }
 }
@@ -45,6 +51,9 @@ void set_tuning_value(Tuning& t, int i, int v) {
     case 4: t.ns = v; break;
     case 5: t.vec = v; break;
     case 6: t.kg = v; break;
+    case 7: t.family = v; break;
+    case 8: t.stages = v; break;
+    case 9: t.pad = v; break;
     default: throw std::out_of_range("tuning parameter index");
   }
 }
@@ -56,6 +65,9 @@ KernelConfig apply_tuning(KernelConfig base, const Tuning& t) {
   base.ms = t.ms;
   base.ns = t.ns;
   base.vec = t.vec;
+  base.family = t.family ? Family::Mma : Family::Simt;
+  base.stages = t.stages;
+  base.store_pad = t.pad != 0;
   return canonical(base);
 }
 
@@ -63,31 +75,47 @@ std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, cons
   KernelConfig c;
   c.data = data;
   c = apply_tuning(c, t);
-  if (std::string why = why_illegal(c, lim); !why.empty()) return why;
+  // SIMT legality does not depend on the layout; an mma tile's shared-memory loads do (operands
+  // copied along M/N stay [k][mn]), so it must be legal for every layout the dispatcher may use.
+  for (Op a : {Op::N, Op::T})
+    for (Op b : {Op::N, Op::T}) {
+      if (t.family == 0 && (a != Op::N || b != Op::N)) continue;
+      KernelConfig l = c;
+      l.op_a = a;
+      l.op_b = b;
+      if (std::string why = why_illegal(canonical(l), lim); !why.empty()) return why;
+    }
   if (t.kg < 1) return "kg below 1";
+  if (t.family != 0 && t.family != 1) return "family must be 0 (SIMT) or 1 (mma)";
+  if (t.pad != 0 && t.pad != 1) return "pad must be 0 or 1";
   if (c.threads() < p.min_threads) return "pruned: fewer threads than the minimum";
   if (t.ms * t.ns < p.min_thread_tile) return "pruned: thread tile below the minimum";
   return {};
 }
 
-std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+void for_each_tile(const std::function<void(const Tuning&)>& fn) {
   const auto& v = tuning_values();
+  for (int family : v[7])
+    for (int stages : v[8])
+      for (int pad : v[9])
+        for (int ml : v[0])
+          for (int nl : v[1])
+            for (int u : v[2])
+              for (int ms : v[3])
+                for (int ns : v[4])
+                  for (int vec : v[5]) fn(Tuning{ml, nl, u, ms, ns, vec, 1, family, stages, pad});
+}
+
+std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
   std::vector<Tuning> out;
-  Tuning t;
-  // kg does not change the kernel's legality: check each tile once, then add every kg.
-  for (int ml : v[0])
-    for (int nl : v[1])
-      for (int u : v[2])
-        for (int ms : v[3])
-          for (int ns : v[4])
-            for (int vec : v[5]) {
-              t = Tuning{ml, nl, u, ms, ns, vec, 1};
-              if (!why_excluded(data, t, lim, p).empty()) continue;
-              for (int kg : v[6]) {
-                t.kg = kg;
-                out.push_back(t);
-              }
-            }
+  for_each_tile([&](const Tuning& tile) {
+    if (!why_excluded(data, tile, lim, p).empty()) return;
+    for (int kg : tuning_values()[6]) {
+      Tuning t = tile;
+      t.kg = kg;
+      out.push_back(t);
+    }
+  });
   return out;
 }
 

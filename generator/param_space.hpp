@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,16 +13,22 @@
 
 namespace ptxblas::gen {
 
-// One point of the space: the block/thread tile and K-step of KernelConfig, and KG (slices of K
-// run by separate blocks and summed by the split-K reduction).
+// One point of the space: the block/thread (or warp) tile and K-step of KernelConfig, KG (slices
+// of K run by separate blocks and summed by the split-K reduction), the instruction family
+// (0: SIMT FMA, 1: mma.sync; ms x ns is then the warp tile), the shared-memory stages and the
+// f16/bf16 store padding.
 struct Tuning {
   int ml = 64, nl = 64, u = 8, ms = 4, ns = 4, vec = 1, kg = 1;
+  int family = 0, stages = 1, pad = 0;
   bool operator==(const Tuning&) const = default;
 };
 
-inline constexpr int kTuningParams = 7;
+inline constexpr int kTuningParams = 10;
+// The first kLogParams are sizes (the model sees their log2); the rest are categorical flags.
+inline constexpr int kLogParams = 7;
 
-// Categorical values of each parameter, in the order ml, nl, u, ms, ns, vec, kg.
+// Categorical values of each parameter, in the order ml, nl, u, ms, ns, vec, kg, family, stages,
+// pad.
 const std::array<std::vector<int>, kTuningParams>& tuning_values();
 const char* tuning_param_name(int i);
 int tuning_value(const Tuning& t, int i);
@@ -39,6 +46,10 @@ struct Pruning {
 
 // Empty when `t` is legal for this type on this device and survives pruning; else why not.
 std::string why_excluded(DataType data, const Tuning& t, const Limits& lim = {}, const Pruning& p = {});
+
+// Calls fn(t) for every combination of the listed values of every parameter but kg (t.kg = 1),
+// in a fixed order: kg does not change a kernel, so legality is judged once per tile.
+void for_each_tile(const std::function<void(const Tuning&)>& fn);
 
 // Every point that is not excluded, for type `data` (ops do not change legality).
 std::vector<Tuning> enumerate_space(DataType data, const Limits& lim = {}, const Pruning& p = {});

@@ -10,7 +10,7 @@
 #
 # Environment: BUILD_DIR (build), REPORT_DIR (testing/reports), LOGDIR, BENCH_SUITE
 # (testing/bench/suite_public.txt), and the time limits
-# GPU_TEST_TIMEOUT (270 s), CPU_TEST_TIMEOUT (60 s per binary), BENCH_TIMEOUT (240 s), which keep
+# GPU_TEST_TIMEOUT (270 s per shard; GPU_TEST_SHARDS, 4, run side by side), CPU_TEST_TIMEOUT (60 s per binary), BENCH_TIMEOUT (240 s), which keep
 # the whole run inside one 10-minute device call (BLAS3_TIMEOUT, 60 s, for the level-3 benchmark;
 # lower the others, or run the benchmarks in a second call, if the sum gets close to 10 minutes).
 #
@@ -82,17 +82,31 @@ fi
 # ---- (b) GPU tests
 step "GPU tests"
 gpu_args=()
-gpu_xml=$LOGDIR/gpu_tests.xml
-rm -f "$gpu_xml"
+# Shards in parallel processes: the tests' time is mostly the driver's JIT of the kernels they
+# pick (one CPU core each), and the lent machine has 16 cores.
+shards=${GPU_TEST_SHARDS:-4}
+gpu_xmls=()
+rm -f "$LOGDIR"/gpu_tests*.xml
 if [ -x "$BIN/ptxblas_gpu_tests" ]; then
-  timeout -k 10 "$GPU_TEST_TIMEOUT" "$BIN/ptxblas_gpu_tests" --gtest_output="xml:$gpu_xml" \
-    >"$LOGDIR/gpu_tests.log" 2>&1
-  gpu_rc=$?
-  [ "$gpu_rc" -eq 124 ] && echo "timed out after $GPU_TEST_TIMEOUT s" | tee -a "$LOGDIR/gpu_tests.log"
-  grep -E '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$LOGDIR/gpu_tests.log"
+  pids=()
+  for ((i = 0; i < shards; ++i)); do
+    gpu_xmls+=("$LOGDIR/gpu_tests-$i.xml")
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout -k 10 "$GPU_TEST_TIMEOUT" "$BIN/ptxblas_gpu_tests" \
+      --gtest_output="xml:$LOGDIR/gpu_tests-$i.xml" >"$LOGDIR/gpu_tests-$i.log" 2>&1 &
+    pids+=($!)
+  done
+  gpu_rc=0
+  for ((i = 0; i < shards; ++i)); do
+    wait "${pids[$i]}"; rc=$?
+    [ "$rc" -eq 124 ] && echo "shard $i timed out after $GPU_TEST_TIMEOUT s" >>"$LOGDIR/gpu_tests-$i.log"
+    [ "$gpu_rc" -eq 0 ] && gpu_rc=$rc
+  done
+  cat "$LOGDIR"/gpu_tests-*.log >"$LOGDIR/gpu_tests.log"
+  rm -f "$LOGDIR"/gpu_tests-*.log
+  grep -E 'timed out|^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$LOGDIR/gpu_tests.log"
   grep -oE '^\[  FAILED  \] [A-Za-z][A-Za-z0-9_/.]*' "$LOGDIR/gpu_tests.log" | sort -u | head -n 20
-  echo "exit status $gpu_rc"
-  gpu_args=(--gpu-xml "$gpu_xml" --gpu-rc "$gpu_rc")
+  echo "exit status $gpu_rc ($shards shards)"
+  gpu_args=(--gpu-xml "${gpu_xmls[@]}" --gpu-rc "$gpu_rc")
 else
   gpu_rc=missing
   echo "$BIN/ptxblas_gpu_tests is missing" | tee "$LOGDIR/gpu_tests.log"

@@ -212,7 +212,7 @@ def main():
     ap.add_argument("--out", default="testing/reports/h100.md")
     ap.add_argument("--repo", default=os.path.dirname(here), help="repository root (for the fingerprint)")
     ap.add_argument("--title", default="ptxblas on the lent H100")
-    ap.add_argument("--gpu-xml", default=None, help="gtest XML of ptxblas_gpu_tests")
+    ap.add_argument("--gpu-xml", nargs="+", default=None, help="gtest XML of ptxblas_gpu_tests (one per shard)")
     ap.add_argument("--gpu-rc", type=optional_int, default=None, help="exit status of ptxblas_gpu_tests")
     ap.add_argument("--gpu-note", default=None, help="why the GPU tests did not run (e.g. binary missing)")
     ap.add_argument("--cpu-xml", action="append", default=[], help="gtest XML of a CPU test binary (repeat)")
@@ -244,7 +244,7 @@ def main():
               "The fingerprint is the hash of the files under " +
               ", ".join(f"`{d}/`" for d in FINGERPRINT_DIRS) + " the report was made from.", "",
               "## Tests", ""]
-    lines += [l + "  " for l in test_lines("GPU", [a.gpu_xml] if a.gpu_xml else [], a.gpu_rc, a.gpu_note)]
+    lines += [l + "  " for l in test_lines("GPU", a.gpu_xml or [], a.gpu_rc, a.gpu_note)]
     lines += [l + "  " for l in test_lines("CPU", a.cpu_xml, a.cpu_rc, a.cpu_note)]
     lines += [""] + bench_section(a.bench_csv, info, a.bench_rc)
 

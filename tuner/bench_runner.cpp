@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -39,9 +40,8 @@ std::string key_of(const Sample& s) {
   return os.str();
 }
 
-// Compiles the kernels the pending samples need in `workers` processes of this executable
-// (`jit-warm`), which leaves them in the driver's on-disk JIT cache for the timing loop. Workers
-// still running after `max_seconds` are stopped: what they did not compile compiles when timed.
+}  // namespace
+
 void warm_jit_cache(const std::vector<Sample>& pending, int workers, double max_seconds) {
   const std::vector<Sample> reps = one_sample_per_kernel(pending);
   workers = std::min<int>(workers, static_cast<int>(reps.size()));
@@ -94,8 +94,6 @@ void warm_jit_cache(const std::vector<Sample>& pending, int workers, double max_
               failed ? " (some workers failed: their kernels compile in the timing loop)" : "");
 }
 
-}  // namespace
-
 long run_jit_warm(const std::string& samples, int shard, int shards) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no GPU");
@@ -146,10 +144,21 @@ long run_bench(const BenchOptions& opt) {
     s.device_key = device;
     return s.tflops.has_value() || done.count(key_of(s)) > 0;
   });
-  // One buffer set per problem: samples of the same problem run back to back.
-  std::stable_sort(pending.begin(), pending.end(), [](const Sample& x, const Sample& y) {
-    return std::tie(x.problem.m, x.problem.n, x.problem.k) < std::tie(y.problem.m, y.problem.n, y.problem.k);
-  });
+  // One buffer set per problem: samples of the same problem run back to back, problems in the
+  // order they first appear (the sampler's random order, so a run cut short by its budget still
+  // covers every size range).
+  {
+    std::map<std::string, std::size_t> first;
+    auto problem_key = [](const Sample& s) {
+      return std::to_string(static_cast<int>(s.problem.data)) + gen::op_letter(s.problem.op_a) +
+             gen::op_letter(s.problem.op_b) + std::to_string(s.problem.m) + "x" + std::to_string(s.problem.n) + "x" +
+             std::to_string(s.problem.k);
+    };
+    for (std::size_t j = 0; j < pending.size(); ++j) first.emplace(problem_key(pending[j]), j);
+    std::stable_sort(pending.begin(), pending.end(), [&](const Sample& x, const Sample& y) {
+      return first.at(problem_key(x)) < first.at(problem_key(y));
+    });
+  }
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::duration<double>(opt.minutes * 60);
   warm_jit_cache(pending, opt.jit_workers, budget.count() / 2);  // part of the budget, at most half

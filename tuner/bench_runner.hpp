@@ -10,6 +10,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "dataset.hpp"
 
 namespace ptxblas::tuner {
 
@@ -24,6 +27,11 @@ struct BenchOptions {
 
 // Returns the number of rows measured; throws std::runtime_error when there is no GPU.
 long run_bench(const BenchOptions& opt);
+
+// Compiles the kernels `pending` needs in `workers` processes of this executable (`jit-warm`),
+// which leaves them in the driver's on-disk JIT cache for a timing loop. Workers still running
+// after `max_seconds` are stopped: what they did not compile compiles when timed.
+void warm_jit_cache(const std::vector<Sample>& pending, int workers, double max_seconds);
 
 // `ptxblas-tune jit-warm`: compile the kernels of samples shard, shard + shards, ... of the file
 // in this process's own context. Returns the number compiled; throws when there is no GPU.

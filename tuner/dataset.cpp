@@ -5,7 +5,10 @@
 
 namespace ptxblas::tuner {
 
-const char* const kDatasetHeader = "device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,tflops";
+const char* const kDatasetHeader =
+    "device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,family,stages,pad,tflops";
+// Rows written before family/stages/pad existed (15 fields) read as SIMT, one stage, no pad.
+const char* const kDatasetHeaderV1 = "device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,tflops";
 
 char type_code(gen::DataType t) {
   switch (t) {
@@ -62,14 +65,17 @@ std::vector<Sample> read_dataset(std::istream& is) {
   int number = 0;
   while (std::getline(is, line)) {
     ++number;
-    if (line.empty() || line == kDatasetHeader) continue;
+    if (line.empty() || line == kDatasetHeader || line == kDatasetHeaderV1) continue;
     std::vector<std::string> f;
     std::stringstream ss(line);
     std::string cell;
     while (std::getline(ss, cell, ',')) f.push_back(cell);
     if (!line.empty() && line.back() == ',') f.emplace_back();
     try {
-      if (f.size() != 15) throw std::invalid_argument("expected 15 fields, found " + std::to_string(f.size()));
+      const std::size_t params = f.size() == 15 ? 7 : static_cast<std::size_t>(gen::kTuningParams);
+      if (f.size() != 8 + params)
+        throw std::invalid_argument("expected " + std::to_string(8 + gen::kTuningParams) + " fields, found " +
+                                    std::to_string(f.size()));
       Sample s;
       s.device_key = f[0];
       if (f[1].size() != 1) throw std::invalid_argument("bad type " + f[1]);
@@ -79,8 +85,9 @@ std::vector<Sample> read_dataset(std::istream& is) {
       s.problem.m = std::stoll(f[4]);
       s.problem.n = std::stoll(f[5]);
       s.problem.k = std::stoll(f[6]);
-      for (int i = 0; i < gen::kTuningParams; ++i) gen::set_tuning_value(s.tuning, i, std::stoi(f[7 + static_cast<std::size_t>(i)]));
-      if (!f[14].empty()) s.tflops = std::stod(f[14]);
+      for (std::size_t i = 0; i < params; ++i)
+        gen::set_tuning_value(s.tuning, static_cast<int>(i), std::stoi(f[7 + i]));
+      if (!f[7 + params].empty()) s.tflops = std::stod(f[7 + params]);
       out.push_back(s);
     } catch (const std::exception& e) {
       throw std::runtime_error("dataset line " + std::to_string(number) + ": " + e.what());

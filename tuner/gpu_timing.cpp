@@ -33,25 +33,44 @@ Buffers::~Buffers() {
 }
 
 double median_seconds(const std::function<void()>& call, cudaStream_t stream, const TimingOptions& opt) {
-  call();  // warm-up (and, for a new kernel, its JIT)
+  cudaEvent_t first, last;
+  check(cudaEventCreate(&first), "event");
+  check(cudaEventCreate(&last), "event");
+  // Warm-up (and, for a new kernel, its JIT), then one call alone for an estimate of its length.
+  call();
   check(cudaStreamSynchronize(stream), "warm-up");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  std::vector<float> ms;
-  float total = 0;
-  while (static_cast<int>(ms.size()) < opt.max_reps && (total < opt.min_ms || ms.size() < 3)) {
-    check(cudaEventRecord(start, stream), "record");
+  check(cudaEventRecord(first, stream), "record");
+  call();
+  check(cudaEventRecord(last, stream), "record");
+  check(cudaEventSynchronize(last), "sync");
+  float estimate = 0;
+  check(cudaEventElapsedTime(&estimate, first, last), "elapsed");
+  cudaEventDestroy(first);
+  cudaEventDestroy(last);
+  // A call far longer than min_ms hides the host's part anyway: its own time is the answer (a
+  // slow configuration of a large problem would otherwise cost seconds of the tuner's budget).
+  if (estimate >= 3 * opt.min_ms) return estimate * 1e-3;
+  // Then a run of calls enqueued back to back with an event between consecutive calls and one
+  // synchronisation at the end, as ptxblas-bench (and an application on a stream) runs them: the
+  // host's work for a call overlaps the previous kernel, and a split's workspace is not handed
+  // back to the driver between calls. Synchronising after every call (as this did before) put
+  // both inside the time and made K splits of small problems look up to 2x slower than the
+  // bench measures them (docs/perf-notes.md §17).
+  const int reps = std::clamp(static_cast<int>(opt.min_ms / std::max(estimate, 1e-3f)), 3, opt.max_reps);
+  std::vector<cudaEvent_t> marks(static_cast<std::size_t>(reps) + 1);
+  for (cudaEvent_t& e : marks) check(cudaEventCreate(&e), "event");
+  check(cudaEventRecord(marks[0], stream), "record");
+  for (int i = 0; i < reps; ++i) {
     call();
-    check(cudaEventRecord(stop, stream), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    float t = 0;
-    check(cudaEventElapsedTime(&t, start, stop), "elapsed");
-    ms.push_back(t);
-    total += t;
+    check(cudaEventRecord(marks[static_cast<std::size_t>(i) + 1], stream), "record");
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  check(cudaEventSynchronize(marks.back()), "sync");
+  std::vector<float> ms(static_cast<std::size_t>(reps));
+  for (int i = 0; i < reps; ++i)
+    check(cudaEventElapsedTime(&ms[static_cast<std::size_t>(i)], marks[static_cast<std::size_t>(i)],
+                               marks[static_cast<std::size_t>(i) + 1]),
+          "elapsed");
+  for (cudaEvent_t& e : marks) cudaEventDestroy(e);
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2] * 1e-3;
 }

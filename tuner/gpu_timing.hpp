@@ -26,11 +26,12 @@ struct Buffers {
 };
 
 struct TimingOptions {
-  double min_ms = 20;  // time at least this long (and at least 3 calls)
+  double min_ms = 20;  // a run of calls at least this long (at least 3; one call if it takes 3x as long)
   int max_reps = 50;
 };
 
-// Median seconds of call() (after one untimed call), each call between its own events on stream.
+// Median seconds of call() over a run of calls enqueued back to back on stream (events between
+// them, one synchronisation at the end, as ptxblas-bench times), after a warm-up call.
 double median_seconds(const std::function<void()>& call, cudaStream_t stream, const TimingOptions& opt);
 
 // Median seconds per call of `plan` on p, or a negative value (and `why`) when dispatch refused it.

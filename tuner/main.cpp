@@ -6,22 +6,27 @@
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type and layout, how many configurations are legal and survive pruning
 //   eval    on held-out shapes, the model's pick against a brute-force oracle and cuBLAS (GPU)
+//   pick    the model's choice per shape and the host time of a first pick (CPU)
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <thread>
 
 #include "bench_runner.hpp"
+#include "eval_candidates.hpp"
 #include "mma_grid.hpp"
 #include "model_eval.hpp"
 #include "dataset.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
+#include "problem_configs.hpp"
 #include "progress.hpp"
 #include "sampler.hpp"
 #include "resources.hpp"
@@ -36,8 +41,16 @@ namespace {
 constexpr gen::DataType kTypes[] = {gen::DataType::F32, gen::DataType::F64, gen::DataType::C32,
                                     gen::DataType::C64, gen::DataType::F16, gen::DataType::BF16};
 
-int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const std::string& out_path) {
+int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const tuner::ConfigMix& mix,
+               int sms, double min_gflop, const std::string& model_dir, const std::string& out_path) {
   std::mt19937_64 rng(seed);
+  std::unique_ptr<model::Picker> picker;
+  if (!model_dir.empty()) {
+    std::string error;
+    std::optional<model::Model> m = model::load_model(model_dir, error);
+    if (!m) throw std::runtime_error(error);
+    picker = std::make_unique<model::Picker>(std::move(*m));
+  }
   std::ofstream out(out_path);
   if (!out) throw std::runtime_error("cannot write " + out_path);
   tuner::write_header(out);
@@ -53,19 +66,26 @@ int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string
     samplers.push_back(s);
   }
   tuner::Progress bar("sample", count);
-  int written = 0;
+  int written = 0, problems = 0, seeded = 0;
   while (written < count) {
     tuner::Sample s;
     s.device_key = device;
-    s.problem = tuner::draw_problem(rng);
+    s.problem = tuner::draw_problem(rng, min_gflop * 1e9);
     std::size_t ti = 0;
     while (kTypes[ti] != s.problem.data) ++ti;
-    s.tuning = samplers[ti].draw(rng);
-    if (!gen::why_excluded(s.problem.data, s.tuning).empty() || !model::candidate_fits(s.problem, s.tuning)) continue;
-    tuner::write_row(out, s);
-    bar.step(++written);
+    const std::vector<gen::Tuning> configs = tuner::problem_configs(s.problem, samplers[ti], mix, sms, rng, picker.get());
+    ++problems;
+    seeded += tuner::heuristic_tuning(s.problem, sms).has_value();
+    for (const gen::Tuning& t : configs) {
+      if (written == count) break;
+      s.tuning = t;
+      tuner::write_row(out, s);
+      bar.step(++written);
+    }
   }
   bar.done();
+  std::printf("%d rows over %d problems (%d with the heuristic's pick and its neighbours)\n", written, problems,
+              seeded);
   return 0;
 }
 
@@ -88,9 +108,16 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("trained on %zu rows, held out %zu: MSE(log2 TFLOP/s) train %.4f, held-out %.4f (%.1f s)\n",
               rep.train_rows, rep.holdout_rows, rep.train_mse, rep.holdout_mse, secs);
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "ptxblas-tune train: %zu rows, %zu held out, held-out MSE %.4f, seed %llu",
-                rep.train_rows, rep.holdout_rows, rep.holdout_mse, static_cast<unsigned long long>(opt.seed));
+  const tuner::PickQuality& q = rep.holdout_pick;
+  std::printf("held-out problems: the model's first of their measured configurations runs at %.3f of the best "
+              "at the median, %.3f at the 10th percentile, %.3f at worst, geomean %.3f (%zu problems)\n",
+              q.median, q.p10, q.worst, q.geomean, q.problems);
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "ptxblas-tune train: %zu rows, %zu held out (whole problems), held-out MSE %.4f, pick median "
+                "%.3f p10 %.3f of the best measured, seed %llu",
+                rep.train_rows, rep.holdout_rows, rep.holdout_mse, q.median, q.p10,
+                static_cast<unsigned long long>(opt.seed));
   m.trained_with = buf;
   model::save_model(m, out_dir);
   std::printf("wrote %s\n", out_dir.c_str());
@@ -110,39 +137,65 @@ int cmd_export(const std::string& trained, const std::string& name, int sm, cons
   return 0;
 }
 
-// Per type and layout (op(A) op(B); C copies like T): how many points of the SIMT tuning space
-// are legal for that layout and how many of those survive pruning, then the legal points of the
-// mma grid (tiles x store_pad x stages) that ptxblas_force_tile and the oracle can run.
+// Per type and layout (op(A) op(B); C copies like T): how many points of the tuning space (both
+// families, stages, pad) are legal for that layout, and how many survive pruning (which also
+// asks an mma tile to be legal for every layout).
 int cmd_space() {
   const auto& v = gen::tuning_values();
   std::size_t total = 1;
   for (const auto& vals : v) total *= vals.size();
   const std::size_t tiles = total / v[6].size();  // kg does not change legality
-  std::printf("SIMT tuning space: %zu points (%zu tiles x %zu kg)\n", total, tiles, v[6].size());
-  std::printf("type layout    legal     kept | mma grid legal\n");
+  std::printf("tuning space: %zu points (%zu tiles x %zu kg)\n", total, tiles, v[6].size());
+  std::printf("type layout    legal     kept   (mma kept)\n");
   for (gen::DataType t : kTypes)
     for (gen::Op a : {gen::Op::N, gen::Op::T})
       for (gen::Op b : {gen::Op::N, gen::Op::T}) {
-        std::size_t legal = 0, kept = 0;
-        for (int ml : v[0])
-          for (int nl : v[1])
-            for (int u : v[2])
-              for (int ms : v[3])
-                for (int ns : v[4])
-                  for (int vec : v[5]) {
-                    const gen::Tuning tu{ml, nl, u, ms, ns, vec, 1};
-                    gen::KernelConfig c;
-                    c.data = t;
-                    c.op_a = a;
-                    c.op_b = b;
-                    if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) continue;
-                    ++legal;
-                    kept += gen::why_excluded(t, tu).empty() ? 1 : 0;
-                  }
-        const std::size_t mma = tuner::legal_mma_tiles(t, a, b).size();
-        std::printf("%c    %c%c     %8zu %8zu | %zu\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
-                    legal * v[6].size(), kept * v[6].size(), mma);
+        std::size_t legal = 0, kept = 0, mma = 0;
+        gen::for_each_tile([&](const gen::Tuning& tu) {
+          gen::KernelConfig c;
+          c.data = t;
+          c.op_a = a;
+          c.op_b = b;
+          if (!gen::why_illegal(gen::apply_tuning(c, tu)).empty()) return;
+          ++legal;
+          if (gen::why_excluded(t, tu).empty()) {
+            ++kept;
+            mma += tu.family == 1;
+          }
+        });
+        std::printf("%c    %c%c     %8zu %8zu   (%zu)\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
+                    legal * v[6].size(), kept * v[6].size(), mma * v[6].size());
       }
+  return 0;
+}
+
+// The model's choice for each shape, with its predicted speed and the host time a first pick
+// takes (space enumeration excluded: it is done once per type). CPU only.
+int cmd_pick(const std::string& model_dir, const std::string& shapes_path) {
+  std::string error;
+  std::optional<model::Model> m = model::load_model(model_dir, error);
+  if (!m) throw std::runtime_error(error);
+  model::Picker picker(std::move(*m));
+  std::ifstream in(shapes_path);
+  if (!in) throw std::runtime_error("cannot read " + shapes_path);
+  std::printf("%-4s %-24s %-40s %9s %8s %9s\n", "type", "shape", "model's pick", "pred TF/s", "scored", "pick ms");
+  for (const tuner::EvalShape& s : tuner::read_eval_shapes(in)) {
+    const model::Problem& p = s.problem;
+    std::size_t fits = 0;
+    for (const gen::Tuning& t : picker.space(p.data)) fits += model::candidate_fits(p, t);
+    const auto t0 = std::chrono::steady_clock::now();
+    const gen::Tuning best = picker.pick(p);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    gen::KernelConfig base;
+    base.data = p.data;
+    base.op_a = p.op_a;
+    base.op_b = p.op_b;
+    char shape[64];
+    std::snprintf(shape, sizeof shape, "%c%c %lldx%lldx%lld", gen::op_letter(p.op_a), gen::op_letter(p.op_b),
+                  static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
+    std::printf("%-4c %-24s %-40s %9.2f %8zu %9.2f\n", tuner::type_code(p.data), shape,
+                gen::tuning_name(base, best).c_str(), std::exp2(picker.score(p, {best})[0]), fits, ms);
+  }
   return 0;
 }
 
@@ -161,6 +214,20 @@ int main(int argc, char** argv) {
   sample->add_option("--seed", seed, "random seed");
   sample->add_option("--device-key", device, "device key written into each row");
   sample->add_option("--out", out, "output CSV");
+  tuner::ConfigMix mix;
+  int sms = 132;
+  double min_gflop = 0;
+  sample->add_option("--per-problem", mix.per_problem, "configurations per problem")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sample->add_option("--neighbours", mix.neighbours, "of which one-step neighbours of the heuristic's pick")
+      ->capture_default_str();
+  std::string sample_model;
+  sample->add_option("--model", sample_model, "a model trained on earlier rows: add its best-predicted configurations");
+  sample->add_option("--model-top", mix.model_top, "how many of them per problem")->capture_default_str();
+  sample->add_option("--min-gflop", min_gflop, "draw only problems of at least this much work (2MNK / 1e9)")
+      ->capture_default_str();
+  sample->add_option("--sms", sms, "multiprocessors the heuristic plans for (H100: 132)")->capture_default_str();
 
   tuner::BenchOptions bopt;
   auto* bench = app.add_subcommand("bench", "time pending samples on the GPU, append to a dataset");
@@ -214,16 +281,26 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   eval->add_option("--seed", eopt.seed, "seed of the random candidates");
   eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str();
+  eopt.jit_workers = bopt.jit_workers;
+  eval->add_option("--jit-workers", eopt.jit_workers, "processes compiling the candidates before timing (1: none)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+
+  std::string pick_model, pick_shapes;
+  auto* pick = app.add_subcommand("pick", "print the model's choice per shape and how long a first pick takes (CPU)");
+  pick->add_option("--model", pick_model, "trained or exported model folder")->required();
+  pick->add_option("--shapes", pick_shapes, "shapes (bench suite format)")->required();
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*sample) return cmd_sample(count, learn_draws, seed, device, out);
+    if (*sample) return cmd_sample(count, learn_draws, seed, device, mix, sms, min_gflop, sample_model, out);
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
     if (*exp) return cmd_export(trained, name, sm, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
+    if (*pick) return cmd_pick(pick_model, pick_shapes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ptxblas-tune: %s\n", e.what());
     return 1;

@@ -2,7 +2,9 @@
 
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -11,7 +13,9 @@
 #include "eval_candidates.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
+#include "problem_configs.hpp"
 #include "progress.hpp"
+#include "bench_runner.hpp"
 
 namespace ptxblas::tuner {
 namespace {
@@ -86,24 +90,49 @@ long run_eval(const EvalOptions& opt) {
   cublasSetStream(h, stream);
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::duration<double>(opt.minutes * 60);
+  // Every shape's candidates first (the model's pick first; the heuristic's pick joins the
+  // oracle's set, so the oracle is at least as good as the library without a model), compiled
+  // by parallel JIT workers, then timed.
+  std::vector<std::vector<gen::Tuning>> all;
+  std::vector<int> heuristic_at;
+  std::vector<Sample> to_compile;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const model::Problem& p = shapes[i].problem;
+    std::vector<gen::Tuning> c = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
+    // First: what dispatch runs, the model's pick unless it does not clearly beat the heuristic's.
+    const gen::Tuning heuristic = dispatch::tuning_of(
+        dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, prop.multiProcessorCount));
+    const gen::Tuning runs = picker.pick(p, heuristic);
+    if (auto it = std::find(c.begin(), c.end(), runs); it != c.end()) c.erase(it);
+    c.insert(c.begin(), runs);
+    auto it = std::find(c.begin(), c.end(), heuristic);
+    const int at = static_cast<int>(it - c.begin());
+    if (it == c.end()) c.push_back(heuristic);
+    for (const gen::Tuning& t : c) to_compile.push_back(Sample{device, p, t, std::nullopt});
+    all.push_back(std::move(c));
+    heuristic_at.push_back(at);
+  }
+  warm_jit_cache(to_compile, opt.jit_workers, budget.count() / 2);
   Progress bar("eval", static_cast<long>(shapes.size()));
   long rows = 0;
-  for (const EvalShape& s : shapes) {
+  std::vector<double> model_ratio, heuristic_ratio, cublas_ratio;
+  for (std::size_t si = 0; si < shapes.size(); ++si) {
     if (std::chrono::steady_clock::now() - start >= budget) break;
-    const model::Problem& p = s.problem;
+    const model::Problem& p = shapes[si].problem;
     const Buffers buf(p);
-    const std::vector<gen::Tuning> cands = eval_candidates(picker, p, opt.top, opt.random, opt.seed + rows);
+    const std::vector<gen::Tuning>& cands = all[si];
     gen::KernelConfig base;
     base.data = p.data;
     base.op_a = p.op_a;
     base.op_b = p.op_b;
-    double model_s = -1, best_s = -1;
+    double model_s = -1, best_s = -1, heuristic_s = -1;
     std::string best_name;
     for (std::size_t i = 0; i < cands.size(); ++i) {
       const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, cands[i]);
       std::string why;
       const double secs = time_plan(p, plan, buf, stream, opt.timing, why);
       if (i == 0) model_s = secs;
+      if (static_cast<int>(i) == heuristic_at[si]) heuristic_s = secs;
       if (secs > 0 && (best_s < 0 || secs < best_s)) best_s = secs, best_name = gen::tuning_name(base, cands[i]);
     }
     const double cublas_s = time_cublas(h, p, buf, stream, opt.timing);
@@ -116,9 +145,25 @@ long run_eval(const EvalOptions& opt) {
                   best_name.c_str(), cands.size());
     out << line;
     out.flush();
+    if (model_s > 0 && best_s > 0) {
+      model_ratio.push_back(best_s / model_s);
+      cublas_ratio.push_back(cublas_s / model_s);
+      if (heuristic_s > 0) heuristic_ratio.push_back(best_s / heuristic_s);
+    }
     bar.step(++rows);
   }
   bar.done();
+  auto summary = [](const char* what, std::vector<double> v) {
+    if (v.empty()) return;
+    std::sort(v.begin(), v.end());
+    double lg = 0;
+    for (double x : v) lg += std::log(x);
+    std::printf("%-26s median %.3f  worst %.3f  geomean %.3f  (%zu shapes)\n", what, v[v.size() / 2], v.front(),
+                std::exp(lg / static_cast<double>(v.size())), v.size());
+  };
+  summary("model / oracle:", model_ratio);
+  summary("heuristic / oracle:", heuristic_ratio);
+  summary("model / cuBLAS:", cublas_ratio);
   cublasDestroy(h);
   cudaStreamDestroy(stream);
   std::printf("evaluated %ld of %zu shapes\n", rows, shapes.size());

@@ -1,5 +1,7 @@
-// `ptxblas-tune eval`: on held-out shapes, the model's pick against the best of a brute-force set
-// of candidates (the oracle: the model's top few plus random points of the pruned space) and
+// `ptxblas-tune eval`: on held-out shapes, what dispatch runs with the model (its pick, or the
+// heuristic's where the model does not predict a clear win: Picker::pick with a fallback) against the best of a brute-force set
+// of candidates (the oracle: the model's top few, the built-in heuristic's pick and random points
+// of the pruned space) and
 // against cuBLAS, all timed on the GPU. Writes testing/reports/h100-model-eval.csv's format:
 //   type,transa,transb,m,n,k,model_tflops,oracle_tflops,cublas_tflops,model_config,oracle_config
 #pragma once
@@ -19,6 +21,7 @@ struct EvalOptions {
   int random = 56;        // random candidates of the pruned space
   std::uint64_t seed = 1;
   double minutes = 8.5;   // wall-clock budget; shapes left over are reported, not timed
+  int jit_workers = 1;    // processes compiling every candidate ahead of the timing (1: none)
   TimingOptions timing;
 };
 

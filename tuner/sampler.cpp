@@ -51,7 +51,7 @@ double CategoricalSampler::probability(int param, std::size_t value_index) const
   return c[value_index] / total;
 }
 
-model::Problem draw_problem(std::mt19937_64& rng, std::int64_t max_mn, std::int64_t max_k) {
+model::Problem draw_problem(std::mt19937_64& rng, double min_flops, std::int64_t max_mn, std::int64_t max_k) {
   constexpr gen::DataType kTypes[] = {gen::DataType::F16, gen::DataType::BF16, gen::DataType::F32,
                                       gen::DataType::F64, gen::DataType::C32,  gen::DataType::C64};
   std::uniform_int_distribution<int> type(0, 5), op(0, 2);
@@ -70,12 +70,14 @@ model::Problem draw_problem(std::mt19937_64& rng, std::int64_t max_mn, std::int6
   // Redraw sizes whose operands or work would not fit one benchmark call (256 Mi elements per
   // operand, 0.2 TFLOP: a poor configuration still times in well under a second).
   constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;
+  constexpr double kMaxFlops = 2e11;
+  auto flops = [&] { return 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k); };
   do {
     p.m = log_uniform(max_mn);
     p.n = log_uniform(max_mn);
     p.k = log_uniform(max_k);
   } while (p.m * p.k > kMaxElements || p.k * p.n > kMaxElements || p.m * p.n > kMaxElements ||
-           2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > 2e11);
+           flops() > kMaxFlops || flops() < std::min(min_flops, kMaxFlops / 2));
   return p;
 }
 

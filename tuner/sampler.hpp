@@ -36,7 +36,10 @@ double acceptance_rate(Draw&& draw, gen::DataType t, int draws, std::mt19937_64&
   return draws ? static_cast<double>(ok) / draws : 0.0;
 }
 
-// Problems log-uniform in M, N in [1, max_mn] and K in [1, max_k], every type and op pair.
-model::Problem draw_problem(std::mt19937_64& rng, std::int64_t max_mn = 65536, std::int64_t max_k = 200000);
+// Problems log-uniform in M, N in [1, max_mn] and K in [1, max_k], every type and op pair; those
+// under min_flops (2MNK) are drawn again (a round aimed at large problems, where few log-uniform
+// draws land).
+model::Problem draw_problem(std::mt19937_64& rng, double min_flops = 0, std::int64_t max_mn = 65536,
+                            std::int64_t max_k = 200000);
 
 }  // namespace ptxblas::tuner

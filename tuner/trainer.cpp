@@ -1,10 +1,14 @@
 #include "trainer.hpp"
 
+#include "picker.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ptxblas::tuner {
 namespace {
@@ -149,14 +153,25 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
     if (s.tflops && *s.tflops > 0) usable.push_back(&s);
   if (usable.empty()) throw std::invalid_argument("no benchmarked rows to train on");
   std::mt19937_64 rng(opt.seed);
-  std::shuffle(usable.begin(), usable.end(), rng);
-  const auto held = static_cast<std::size_t>(std::floor(opt.holdout * static_cast<double>(usable.size())));
-  const std::vector<const Sample*> holdout(usable.begin(), usable.begin() + static_cast<std::ptrdiff_t>(held));
-  const std::vector<const Sample*> train(usable.begin() + static_cast<std::ptrdiff_t>(held), usable.end());
+  // Whole problems are held out (every configuration of a held-out problem), so the held-out
+  // error and ranking say how the model does on shapes it has never seen.
+  std::vector<model::Problem> problems;
+  for (const Sample* s : usable)
+    if (std::find(problems.begin(), problems.end(), s->problem) == problems.end()) problems.push_back(s->problem);
+  std::shuffle(problems.begin(), problems.end(), rng);
+  const auto held = static_cast<std::size_t>(std::floor(opt.holdout * static_cast<double>(problems.size())));
+  std::unordered_set<model::Problem, model::ProblemHash> held_out(problems.begin(),
+                                                                  problems.begin() + static_cast<std::ptrdiff_t>(held));
+  std::vector<const Sample*> holdout, train;
+  for (const Sample* s : usable) (held_out.count(s->problem) ? holdout : train).push_back(s);
+  std::shuffle(train.begin(), train.end(), rng);
   if (train.empty()) throw std::invalid_argument("holdout leaves no rows to train on");
 
   model::Model m;
   m.device_key = train.front()->device_key;
+  for (const Sample* s : usable)
+    m.max_flops = std::max(m.max_flops, 2.0 * static_cast<double>(s->problem.m) * static_cast<double>(s->problem.n) *
+                                            static_cast<double>(s->problem.k));
   const int f = model::feature_count();
   m.mean.assign(static_cast<std::size_t>(f), 0.0f);
   m.stddev.assign(static_cast<std::size_t>(f), 0.0f);
@@ -195,7 +210,40 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   report.holdout_rows = ho.count();
   report.train_mse = mse(m.mlp, tr);
   report.holdout_mse = mse(m.mlp, ho);
+  report.holdout_pick = pick_quality(m, holdout);
   return m;
+}
+
+PickQuality pick_quality(const model::Model& m, const std::vector<const Sample*>& rows) {
+  std::unordered_map<model::Problem, std::vector<const Sample*>, model::ProblemHash> by_problem;
+  for (const Sample* s : rows) by_problem[s->problem].push_back(s);
+  std::vector<double> ratios;
+  std::vector<float> x(static_cast<std::size_t>(model::feature_count()));
+  for (const auto& [p, group] : by_problem) {
+    if (group.size() < 2) continue;
+    double best = 0, picked = 0;
+    float best_score = -1e30f;
+    for (const Sample* s : group) {
+      model::write_features(s->problem, s->tuning, x.data());
+      for (std::size_t j = 0; j < x.size(); ++j) x[j] = (x[j] - m.mean[j]) / m.stddev[j];
+      float score = 0;
+      m.mlp.predict(x.data(), 1, &score);
+      best = std::max(best, *s->tflops);
+      if (score > best_score) best_score = score, picked = *s->tflops;
+    }
+    ratios.push_back(picked / best);
+  }
+  PickQuality q;
+  q.problems = ratios.size();
+  if (ratios.empty()) return q;
+  std::sort(ratios.begin(), ratios.end());
+  double lg = 0;
+  for (double r : ratios) lg += std::log(r);
+  q.median = ratios[ratios.size() / 2];
+  q.p10 = ratios[ratios.size() / 10];
+  q.worst = ratios.front();
+  q.geomean = std::exp(lg / static_cast<double>(ratios.size()));
+  return q;
 }
 
 double model_mse(const model::Model& m, const std::vector<Sample>& rows) {

@@ -17,17 +17,27 @@ struct TrainOptions {
   int batch = 64;
   float learning_rate = 1e-3f;
   std::uint64_t seed = 1;
-  double holdout = 0.2;  // fraction of rows kept out of training to report the error on
+  double holdout = 0.2;  // fraction of problems (all their rows) kept out to report the error on
+};
+
+// Among the measured configurations of each problem, the measured speed of the one the model
+// ranks first over the fastest measured: what dispatch would lose on those problems.
+struct PickQuality {
+  std::size_t problems = 0;  // problems with at least two measured configurations
+  double median = 0, p10 = 0, worst = 0, geomean = 0;
 };
 
 struct TrainReport {
   std::size_t train_rows = 0, holdout_rows = 0;
   double train_mse = 0, holdout_mse = 0;  // on log2 TFLOP/s
   std::vector<double> epoch_mse;          // training loss after each epoch
+  PickQuality holdout_pick;               // on the held-out problems
 };
 
 // Trains on the benchmarked rows (tflops > 0). Throws std::invalid_argument without any.
 model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report);
+
+PickQuality pick_quality(const model::Model& m, const std::vector<const Sample*>& rows);
 
 // Mean squared error of the model's log2 TFLOP/s on rows.
 double model_mse(const model::Model& m, const std::vector<Sample>& rows);

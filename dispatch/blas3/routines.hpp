@@ -10,6 +10,9 @@ namespace ptxblas::blas3 {
 // Block size of the triangular adaptors (diagonal blocks of TRSM and of the rank-k output).
 struct Blocking {
   std::int64_t nb = 128;
+  // TRSM keeps every leaf's solution in one B-sized scratch (one copy into B at the end, not one
+  // per leaf) when B takes at most this many bytes.
+  std::int64_t solution_bytes = std::int64_t{256} << 20;
 };
 
 // SYMM / HEMM: C = alpha A B + beta C (Left) or alpha B A + beta C (Right), A symmetric (or

@@ -1,8 +1,11 @@
 // TRSM, recursive: B is scaled by alpha once; the triangle is split in halves (whole leaves of
 // nb), the half the triangle dictates is solved first, the other half of B is updated with one
-// large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i (a GEMM and a copy), with every
-// leaf's inverse taken up front in one engine step (on the GPU one launch; the many small
-// launches of per-leaf inverses were most of TRSM's time, perf-notes §16).
+// large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i, with every leaf's inverse taken up
+// front in one engine step (on the GPU one launch; the many small launches of per-leaf inverses
+// were most of TRSM's time, perf-notes §16). When B fits Blocking::solution_bytes the leaves
+// write X into one B-sized scratch, the updates read it there, and one copy at the end moves X
+// into B: one engine step per leaf instead of two (a GEMM into scratch and a copy back), which
+// matters because TRSM is host-bound on its small steps (perf-notes §18).
 // inv(op(D)) == op(inv(D)), so the inverse is taken of the stored block and applied with the
 // same op.
 #include <algorithm>
@@ -20,6 +23,7 @@ struct Trsm {
   Diag diag;
   std::int64_t m, n;
   MatView a, b, inverses, solved;  // inverses: leaf i's in rows [i, i + nb) of a dim x nb strip
+  bool whole;                      // solved is m x n and keeps every leaf's X; else one leaf's
   std::int64_t nb;
   bool forward;  // the first half is solved first (left: op(A) lower; right: op(A) upper)
   DataType t;
@@ -29,16 +33,20 @@ struct Trsm {
     return transa == Op::N ? sub(a, r0, c0, t) : sub(a, c0, r0, t);
   }
 
+  // Rows (left) or columns (right) [i, ...) of a matrix shaped like B.
+  MatView at(MatView v, std::int64_t i) const { return left ? sub(v, i, 0, t) : sub(v, 0, i, t); }
+  // Where the solved X of [i, ...) is.
+  MatView x(std::int64_t i) const { return whole ? at(solved, i) : at(b, i); }
+
   void leaf(std::int64_t i, std::int64_t d) {
     const Scalar one{1, 0};
     const MatView inv = sub(inverses, i, 0, t);
-    if (left) {
-      e.gemm(transa, Op::N, d, n, d, one, inv, sub(b, i, 0, t), Scalar{}, solved);
-      e.copy(d, n, solved, sub(b, i, 0, t));
-    } else {
-      e.gemm(Op::N, transa, m, d, d, one, sub(b, 0, i, t), inv, Scalar{}, solved);
-      e.copy(m, d, solved, sub(b, 0, i, t));
-    }
+    const MatView out = whole ? at(solved, i) : solved;
+    if (left)
+      e.gemm(transa, Op::N, d, n, d, one, inv, at(b, i), Scalar{}, out);
+    else
+      e.gemm(Op::N, transa, m, d, d, one, at(b, i), inv, Scalar{}, out);
+    if (!whole) e.copy(left ? d : m, left ? n : d, out, at(b, i));
   }
 
   // B's rows (left) or columns (right) [to, to + dt) -= the coupling block times the solved X of
@@ -46,9 +54,9 @@ struct Trsm {
   void update(std::int64_t to, std::int64_t dt, std::int64_t from, std::int64_t df) {
     const Scalar one{1, 0}, minus_one{-1, 0};
     if (left)
-      e.gemm(transa, Op::N, dt, n, df, minus_one, op_a(to, from), sub(b, from, 0, t), one, sub(b, to, 0, t));
+      e.gemm(transa, Op::N, dt, n, df, minus_one, op_a(to, from), x(from), one, at(b, to));
     else
-      e.gemm(Op::N, transa, m, dt, df, minus_one, sub(b, 0, from, t), op_a(from, to), one, sub(b, 0, to, t));
+      e.gemm(Op::N, transa, m, dt, df, minus_one, x(from), op_a(from, to), one, at(b, to));
   }
 
   void run(std::int64_t i, std::int64_t d) {
@@ -82,12 +90,15 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   // Left: op(A) lower-triangular solves top-down; right: op(A) upper-triangular solves left to right.
   const bool op_lower = (uplo == Uplo::Lower) == (transa == Op::N);
   const std::int64_t nb = std::max<std::int64_t>(1, std::min({blk.nb, e.max_inverse(), dim}));
+  const bool whole = dim > nb && m * n * gen::storage_bytes(t) <= blk.solution_bytes;
   Scratch inverses(e, dim, nb);
-  Scratch solved(e, left ? nb : m, left ? n : nb);
+  Scratch solved(e, whole || !left ? m : nb, whole || left ? n : nb);
   e.invert_diagonal_blocks(uplo, diag, dim, nb, a, inverses.view());
   if (!alpha.is_one()) e.scale(m, n, alpha, b);  // after the inverses: a refusal before here changed nothing
-  Trsm{e, left, uplo, transa, diag, m, n, a, b, inverses.view(), solved.view(), nb, left ? op_lower : !op_lower, t}
+  Trsm{e,  left,  uplo, transa, diag, m, n, a, b, inverses.view(), solved.view(), whole, nb,
+       left ? op_lower : !op_lower, t}
       .run(0, dim);
+  if (whole) e.copy(m, n, solved.view(), b);
 }
 
 }  // namespace ptxblas::blas3

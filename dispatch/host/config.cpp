@@ -78,9 +78,15 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
       errors.push_back(where(source, *n) + ": 'cpu.gflops' must be > 0; using the default");
   }
   if (const toml::table* gpu = t["gpu"].as_table()) {
-    unknown_keys(*gpu, {"device"}, "gpu.", source, errors);
+    unknown_keys(*gpu, {"device", "keep_mib"}, "gpu.", source, errors);
     std::int64_t dev = c.gpu_device;
     read_value(*gpu, "device", dev, source, errors);
+    std::int64_t keep = c.gpu_keep_mib;
+    read_value(*gpu, "keep_mib", keep, source, errors);
+    if (keep >= 0)
+      c.gpu_keep_mib = keep;
+    else if (const toml::node* n = gpu->get("keep_mib"))
+      errors.push_back(where(source, *n) + ": 'gpu.keep_mib' must be >= 0; using the default");
     if (dev < 0) errors.push_back(source + ": 'gpu.device' must be >= 0; using 0");
     else c.gpu_device = static_cast<int>(dev);
   }

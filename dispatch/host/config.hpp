@@ -4,6 +4,7 @@
 // that setting keeps its default; a file that does not parse keeps every default. Never throws.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct Config {
   std::string cpu_blas;                      // empty: libopenblas.so.0 if present, else libblas.so.3
   double cpu_gflops = 500;                   // the CPU BLAS's double-precision rate (single: twice)
   int gpu_device = 0;
+  std::int64_t gpu_keep_mib = 2048;          // device memory offload keeps between calls (0: none)
   std::string model_dir, cache_dir;          // empty: defaults
   std::string log_level = "warn";            // quiet | warn | info
   OffloadRule default_rule;

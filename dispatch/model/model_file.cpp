@@ -95,6 +95,7 @@ void save_model(const Model& m, const fs::path& dir) {
       {"weights_count", static_cast<std::int64_t>(weights.size())},
       {"weights_fnv1a", hex(fnv1a(weights))},
       {"trained_with", m.trained_with},
+      {"max_flops", m.max_flops},
   };
   std::ofstream meta(dir / "model.toml");
   meta << "# ptxblas performance model (format documented in models/README.md)\n" << t << "\n";
@@ -123,6 +124,8 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
   m.device_name = t["device_name"].value_or(std::string{});
   m.sm = t["sm"].value_or(0);
   m.trained_with = t["trained_with"].value_or(std::string{});
+  m.max_flops = t["max_flops"].value_or(0.0);
+  if (!(m.max_flops >= 0)) return fail("max_flops must be a number >= 0");
   const auto feats = t["features"].as_array();
   if (!feats || static_cast<int>(feats->size()) != feature_count()) return fail("features differ from this library's");
   for (std::size_t i = 0; i < feats->size(); ++i)

@@ -22,6 +22,7 @@ struct Model {
   std::vector<float> mean, stddev; // per feature, applied before the network
   Mlp mlp;                         // predicts log2(TFLOP/s)
   std::string trained_with;        // free text: command, samples, cross-validation error
+  double max_flops = 0;            // the largest problem (2mnk) it was trained on; 0: not recorded
 };
 
 // "NVIDIA H100 80GB HBM3", 90 -> "nvidia-h100-80gb-hbm3-sm90".

@@ -2,12 +2,40 @@
 
 #include <algorithm>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace ptxblas::model {
 namespace {
 
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kMaxGridY = 65535;
+
+// A first pick scores up to ~70k candidates: ~20-45 ms on one core of the H100 machine's host,
+// so rows are split over a few short-lived threads (a first pick is rare; a thread costs ~50 us).
+void predict_parallel(const Mlp& mlp, const float* x, std::size_t rows, std::size_t features, float* out) {
+  constexpr std::size_t kRowsPerThread = 8192;
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>({hw, 8, (rows + kRowsPerThread - 1) / kRowsPerThread});
+  if (threads <= 1) {
+    mlp.predict(x, static_cast<int>(rows), out);
+    return;
+  }
+  const std::size_t per = (rows + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  try {
+    for (std::size_t t = 1; t < threads; ++t) {
+      const std::size_t begin = t * per, n = std::min(rows, begin + per) - begin;
+      pool.emplace_back([&, begin, n] { mlp.predict(x + begin * features, static_cast<int>(n), out + begin); });
+    }
+  } catch (const std::system_error&) {  // no threads to be had: all of it here
+    for (std::thread& th : pool) th.join();
+    mlp.predict(x, static_cast<int>(rows), out);
+    return;
+  }
+  mlp.predict(x, static_cast<int>(std::min(per, rows)), out);
+  for (std::thread& th : pool) th.join();
+}
 
 }  // namespace
 
@@ -27,15 +55,28 @@ std::size_t ProblemHash::operator()(const Problem& p) const {
 
 Picker::Picker(Model m, gen::Limits lim) : model_(std::move(m)), limits_(lim) {}
 
-const std::vector<gen::Tuning>& Picker::space(gen::DataType t) {
+const Picker::Space& Picker::space_entry(gen::DataType t) {
   {
     std::shared_lock lock(mutex_);
     if (auto it = spaces_.find(t); it != spaces_.end()) return it->second;
   }
-  std::vector<gen::Tuning> s = gen::enumerate_space(t, limits_);
+  Space s;
+  s.tunings = gen::enumerate_space(t, limits_);
+  constexpr int kT = gen::kTuningParams;
+  s.features.resize(s.tunings.size() * kT);
+  for (std::size_t i = 0; i < s.tunings.size(); ++i) {
+    float* row = s.features.data() + i * kT;
+    write_tuning_features(s.tunings[i], row);
+    for (int j = 0; j < kT; ++j) {
+      const std::size_t f = static_cast<std::size_t>(kProblemFeatures + j);
+      row[j] = (row[j] - model_.mean[f]) / model_.stddev[f];
+    }
+  }
   std::unique_lock lock(mutex_);
   return spaces_.try_emplace(t, std::move(s)).first->second;
 }
+
+const std::vector<gen::Tuning>& Picker::space(gen::DataType t) { return space_entry(t).tunings; }
 
 std::vector<float> Picker::score(const Problem& p, const std::vector<gen::Tuning>& candidates) const {
   const int f = feature_count();
@@ -51,22 +92,60 @@ std::vector<float> Picker::score(const Problem& p, const std::vector<gen::Tuning
   return out;
 }
 
+bool Picker::covers(const Problem& p) const {
+  const double flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  return model_.max_flops <= 0 || flops <= model_.max_flops;
+}
+
 gen::Tuning Picker::pick(const Problem& p) {
   {
     std::shared_lock lock(mutex_);
     if (auto it = decisions_.find(p); it != decisions_.end()) return it->second;
   }
-  std::vector<gen::Tuning> fits;
-  for (const gen::Tuning& t : space(p.data))
-    if (candidate_fits(p, t)) fits.push_back(t);
+  const Space& sp = space_entry(p.data);
+  constexpr int kT = gen::kTuningParams;
+  const int f = feature_count();
+  float prefix[kProblemFeatures];
+  write_problem_features(p, prefix);
+  for (int j = 0; j < kProblemFeatures; ++j)
+    prefix[j] = (prefix[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
+  std::vector<std::size_t> fits;
+  for (std::size_t i = 0; i < sp.tunings.size(); ++i)
+    if (candidate_fits(p, sp.tunings[i])) fits.push_back(i);
   gen::Tuning best;  // the space always holds kg == 1 candidates, so `fits` is never empty
   if (!fits.empty()) {
-    const std::vector<float> s = score(p, fits);
-    best = fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())];
+    std::vector<float> x(fits.size() * static_cast<std::size_t>(f)), s(fits.size());
+    constexpr int kP = kProblemFeatures + kT;
+    for (std::size_t r = 0; r < fits.size(); ++r) {
+      float* row = x.data() + r * static_cast<std::size_t>(f);
+      std::copy(prefix, prefix + kProblemFeatures, row);
+      std::copy_n(sp.features.data() + fits[r] * kT, kT, row + kProblemFeatures);
+      write_pair_features(p, sp.tunings[fits[r]], row + kP);
+      for (int j = kP; j < f; ++j)
+        row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
+    }
+    predict_parallel(model_.mlp, x.data(), fits.size(), static_cast<std::size_t>(f), s.data());
+    best = sp.tunings[fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())]];
   }
   std::unique_lock lock(mutex_);
   decisions_.emplace(p, best);
   return best;
+}
+
+gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = guarded_.find(p); it != guarded_.end()) return it->second;
+  }
+  const gen::Tuning best = pick(p);
+  gen::Tuning choice = best;
+  if (!(best == fallback)) {
+    const std::vector<float> s = score(p, {best, fallback});
+    if (s[0] < s[1] + kTrustMargin) choice = fallback;
+  }
+  std::unique_lock lock(mutex_);
+  guarded_.emplace(p, choice);
+  return choice;
 }
 
 }  // namespace ptxblas::model

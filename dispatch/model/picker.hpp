@@ -27,8 +27,19 @@ class Picker {
  public:
   explicit Picker(Model m, gen::Limits lim = {});
 
+  // Whether p is no larger (2mnk) than the largest problem the model was trained on. Beyond it,
+  // dispatch keeps the heuristic rather than trust an extrapolation (the tuner's problems stop at
+  // 0.2 TFLOP so that one run fits a device call; 8192^3 is 1.1).
+  bool covers(const Problem& p) const;
+
   // The model's best candidate for p (cached; thread safe).
   gen::Tuning pick(const Problem& p);
+
+  // The model's best candidate when it predicts it at least kTrustMargin (log2) faster than
+  // `fallback` (the heuristic's plan), else `fallback`: where the model cannot tell them apart
+  // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
+  gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
+  static constexpr float kTrustMargin = 0.15f;  // ~11%
 
   // Predicted log2 TFLOP/s of each candidate for p (no cache).
   std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;
@@ -39,11 +50,20 @@ class Picker {
   const Model& model() const { return model_; }
 
  private:
+  // A type's space with each configuration's normalised features, computed once: a first pick
+  // then only copies them beside the problem's (the logs cost more than the network did).
+  struct Space {
+    std::vector<gen::Tuning> tunings;
+    std::vector<float> features;  // tunings.size() x gen::kTuningParams
+  };
+  const Space& space_entry(gen::DataType t);
+
   Model model_;
   gen::Limits limits_;
   std::shared_mutex mutex_;
-  std::map<gen::DataType, std::vector<gen::Tuning>> spaces_;
+  std::map<gen::DataType, Space> spaces_;
   std::unordered_map<Problem, gen::Tuning, ProblemHash> decisions_;
+  std::unordered_map<Problem, gen::Tuning, ProblemHash> guarded_;  // pick(p, fallback)'s
 };
 
 }  // namespace ptxblas::model

@@ -17,6 +17,7 @@ blas = "/opt/openblas/libopenblas.so.0"
 gflops = 800
 [gpu]
 device = 1
+keep_mib = 512
 [paths]
 models = "/m"
 cache = "/c"
@@ -32,6 +33,7 @@ syrk = 5e9
   EXPECT_EQ(c.cpu_blas, "/opt/openblas/libopenblas.so.0");
   EXPECT_EQ(c.cpu_gflops, 800);
   EXPECT_EQ(c.gpu_device, 1);
+  EXPECT_EQ(c.gpu_keep_mib, 512);
   EXPECT_EQ(c.model_dir, "/m");
   EXPECT_EQ(c.cache_dir, "/c");
   EXPECT_EQ(c.log_level, "info");
@@ -50,6 +52,7 @@ colour = "blue"
 gflops = -5
 [gpu]
 device = -2
+keep_mib = -1
 [log]
 level = "loud"
 [offload]
@@ -64,7 +67,8 @@ x = 1
   EXPECT_EQ(c.log_level, "warn");
   EXPECT_EQ(c.rule("gemm").min_flops, d.default_rule.min_flops);
   EXPECT_EQ(c.cpu_gflops, d.cpu_gflops);
-  ASSERT_EQ(errors.size(), 8u);
+  EXPECT_EQ(c.gpu_keep_mib, d.gpu_keep_mib);
+  ASSERT_EQ(errors.size(), 9u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -74,10 +78,11 @@ x = 1
   EXPECT_TRUE(mentions("'cpu.colour'", "4"));
   EXPECT_TRUE(mentions("'cpu.gflops'", "5"));
   EXPECT_TRUE(mentions("gpu.device", ""));
-  EXPECT_TRUE(mentions("'log.level'", "9"));
-  EXPECT_TRUE(mentions("'offload.gemm'", "11"));
-  EXPECT_TRUE(mentions("'offload.gemv'", "12"));
-  EXPECT_TRUE(mentions("'extra'", "13"));
+  EXPECT_TRUE(mentions("'gpu.keep_mib'", "8"));
+  EXPECT_TRUE(mentions("'log.level'", "10"));
+  EXPECT_TRUE(mentions("'offload.gemm'", "12"));
+  EXPECT_TRUE(mentions("'offload.gemv'", "13"));
+  EXPECT_TRUE(mentions("'extra'", "14"));
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {

@@ -30,7 +30,7 @@ inline std::vector<tuner::Sample> synthetic_dataset(int rows, std::uint64_t seed
   while (static_cast<int>(out.size()) < rows) {
     tuner::Sample x;
     x.device_key = "synthetic-sm90";
-    x.problem = tuner::draw_problem(rng, 8192, 8192);
+    x.problem = tuner::draw_problem(rng, 0, 8192, 8192);
     x.problem.data = gen::DataType::F32;
     x.tuning = s.draw(rng);
     if (!gen::why_excluded(x.problem.data, x.tuning).empty()) continue;

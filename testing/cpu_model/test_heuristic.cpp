@@ -56,16 +56,17 @@ TEST(Heuristic, SkinnyShapesSplitKButNotBelowTheMinimumSlice) {
 }
 
 TEST(Heuristic, SimtTakesALargerTileThatKCanFill) {
-  // 1024^3: 128x128 leaves 64 blocks, and 8 slices of 128 fill the SMs (64x64 alone fills them).
+  // 1024^3: 128x128 leaves 64 blocks, and slices of 128 fill the SMs (64x64 alone fills them);
+  // 8 slices (512 blocks) would leave a second wave part-empty: 4 (the oracle's choice).
   const Plan s = plan(gen::DataType::F32, 1024, 1024, 1024);
   EXPECT_EQ(s.config.ml, 128);
   EXPECT_EQ(s.config.nl, 128);
-  EXPECT_EQ(s.kg, 8);
-  // 2560 x 64 x 2560: 64x64 (C fills it) in 14 slices rather than 32x32 blocks in 4.
+  EXPECT_EQ(s.kg, 4);
+  // 2560 x 64 x 2560: 64x64 (C fills it) in 13 slices (whole waves) rather than 32x32 blocks in 4.
   const Plan skinny = plan(gen::DataType::F32, 2560, 64, 2560);
   EXPECT_EQ(skinny.config.ml, 64);
   EXPECT_EQ(skinny.config.nl, 64);
-  EXPECT_EQ(skinny.kg, 14);
+  EXPECT_EQ(skinny.kg, 13);
   // 2560 x 16 x 2560: no larger tile is three quarters full; the smallest, split.
   EXPECT_EQ(plan(gen::DataType::F32, 2560, 16, 2560).config.nl, 32);
 }
@@ -79,4 +80,11 @@ TEST(Heuristic, MmaDoesNotSplitAFullWaveOfBigBlocks) {
   EXPECT_GT(plan(gen::DataType::F64, 512, 512, 512).kg, 1);
   // Deep K next to C: split even with a full wave.
   EXPECT_GT(plan(gen::DataType::F64, 1024, 1024, 8192).kg, 1);
+}
+
+TEST(Heuristic, SlicesFillWholeWaves) {
+  // Z 256 x 256 x 60000: 32 blocks of 64x32; 9 slices would be one wave and 24 blocks.
+  const Plan z = plan(gen::DataType::C64, 256, 256, 60000);
+  EXPECT_EQ(z.config.ml * z.config.nl, 64 * 32);
+  EXPECT_EQ(z.kg, 8);
 }

@@ -1,6 +1,10 @@
 // The forward pass against a case computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "mlp.hpp"
 
 namespace {
@@ -23,6 +27,31 @@ TEST(Mlp, ForwardMatchesHandComputation) {
   EXPECT_EQ(net.inputs(), 2);
   EXPECT_EQ(net.outputs(), 1);
   EXPECT_EQ(net.parameter_count(), 9u);
+}
+
+// The batched path (rows in 4s, outputs in 8s, chunks of rows) against a plain loop, with row
+// counts and widths that leave every kind of remainder.
+TEST(Mlp, BatchedForwardMatchesPlainLoops) {
+  const Mlp net = Mlp::random({13, 24, 7, 16, 1}, 5);
+  for (int rows : {1, 3, 4, 5, 255, 256, 257, 1030}) {
+    std::vector<float> x(static_cast<std::size_t>(rows) * 13), y(static_cast<std::size_t>(rows));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 23) / 11.0f - 1.0f;
+    net.predict(x.data(), rows, y.data());
+    for (int r = 0; r < rows; ++r) {
+      std::vector<double> a(x.begin() + r * 13, x.begin() + (r + 1) * 13);
+      for (std::size_t li = 0; li < net.layers().size(); ++li) {
+        const DenseLayer& l = net.layers()[li];
+        std::vector<double> o(static_cast<std::size_t>(l.out));
+        for (int j = 0; j < l.out; ++j) {
+          double s = l.b[static_cast<std::size_t>(j)];
+          for (int i = 0; i < l.in; ++i) s += static_cast<double>(l.w[static_cast<std::size_t>(j * l.in + i)]) * a[static_cast<std::size_t>(i)];
+          o[static_cast<std::size_t>(j)] = li + 1 < net.layers().size() ? std::max(s, 0.0) : s;
+        }
+        a = o;
+      }
+      ASSERT_NEAR(y[static_cast<std::size_t>(r)], a[0], 1e-4 * (1 + std::abs(a[0]))) << "rows " << rows << " row " << r;
+    }
+  }
 }
 
 TEST(Mlp, InconsistentLayersAreRejected) {

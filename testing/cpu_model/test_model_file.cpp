@@ -23,6 +23,7 @@ model::Model sample_model() {
   m.stddev.assign(static_cast<std::size_t>(model::feature_count()), 2.0f);
   m.mlp = model::Mlp::random({model::feature_count(), 16, 8, 1}, 11);
   m.trained_with = "unit test";
+  m.max_flops = 1.5e11;
   return m;
 }
 
@@ -65,6 +66,7 @@ TEST_F(ModelFile, RoundTripKeepsPredictions) {
   EXPECT_EQ(m->device_key, orig.device_key);
   EXPECT_EQ(m->sm, 90);
   EXPECT_EQ(m->mean, orig.mean);
+  EXPECT_EQ(m->max_flops, 1.5e11);
   std::mt19937 rng(3);
   std::vector<float> x(static_cast<std::size_t>(model::feature_count()) * 10);
   for (float& v : x) v = std::uniform_real_distribution<float>(-3, 3)(rng);
@@ -72,6 +74,11 @@ TEST_F(ModelFile, RoundTripKeepsPredictions) {
   orig.mlp.predict(x.data(), 10, a.data());
   m->mlp.predict(x.data(), 10, b.data());
   EXPECT_EQ(a, b);
+}
+
+TEST_F(ModelFile, NegativeMaxFlops) {
+  rewrite_toml("max_flops = 150000000000", "max_flops = -1");
+  EXPECT_NE(load_error().find("max_flops"), std::string::npos);
 }
 
 TEST_F(ModelFile, TruncatedWeights) {

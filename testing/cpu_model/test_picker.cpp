@@ -40,6 +40,50 @@ TEST(Picker, PicksTheArgmaxOfTheModel) {
   }
 }
 
+// With a fallback, the model's best is taken only when predicted kTrustMargin faster. A linear
+// model that scores log2(ml): every ml = 256 candidate ties for the best.
+model::Model scores_ml() {
+  const int f = model::feature_count();
+  model::Model m;
+  m.mean.assign(static_cast<std::size_t>(f), 0.0f);
+  m.stddev.assign(static_cast<std::size_t>(f), 1.0f);
+  model::DenseLayer l{f, 1, std::vector<float>(static_cast<std::size_t>(f), 0.0f), {0.0f}};
+  l.w[model::kProblemFeatures + 0] = 1.0f;
+  m.mlp = model::Mlp({l});
+  return m;
+}
+
+TEST(Picker, KeepsTheFallbackUnlessClearlyBeaten) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
+  model::Picker probe(scores_ml());
+  const gen::Tuning best = probe.pick(p);
+  ASSERT_EQ(best.ml, 256);
+  const gen::Tuning* tie = nullptr;    // another ml = 256 point: predicted as fast
+  const gen::Tuning* small = nullptr;  // ml = 16: predicted 4 log2 units slower
+  for (const gen::Tuning& t : probe.space(p.data)) {
+    if (!model::candidate_fits(p, t) || t == best) continue;
+    if (!tie && t.ml == 256) tie = &t;
+    if (!small && t.ml == 16) small = &t;
+  }
+  ASSERT_TRUE(tie && small);
+  model::Picker a(scores_ml()), b(scores_ml());
+  EXPECT_EQ(a.pick(p, *tie), *tie);
+  EXPECT_EQ(a.pick(p, *tie), *tie);    // cached
+  EXPECT_EQ(b.pick(p, *small), best);
+  EXPECT_EQ(b.pick(p, best), best);    // cached per problem: the first decision stays
+}
+
+TEST(Picker, CoversOnlyWhatItWasTrainedOn) {
+  model::Model m = trained();
+  m.max_flops = 2.0 * 1024 * 1024 * 1024;
+  const model::Picker picker(std::move(m));
+  EXPECT_TRUE(picker.covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1024, 1024, 1024}));
+  EXPECT_FALSE(picker.covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1024, 1024, 1025}));
+  m = trained();
+  m.max_flops = 0;  // not recorded: everything
+  EXPECT_TRUE(model::Picker(std::move(m)).covers({gen::DataType::F32, gen::Op::N, gen::Op::N, 1 << 16, 1 << 16, 1 << 16}));
+}
+
 TEST(Picker, LearnsToSplitDeepNarrowProblems) {
   // The synthetic speed rewards filling the SMs: a 32x32x60000 problem should get kg > 1.
   model::Picker picker(trained());

@@ -83,4 +83,18 @@ TEST(Sampler, ProblemsStayInRange) {
   EXPECT_EQ(types.size(), 6u);
 }
 
+TEST(Sampler, MinimumWorkDrawsOnlyLargeProblems) {
+  std::mt19937_64 rng(3);
+  std::set<std::int64_t> ms;
+  for (int i = 0; i < 500; ++i) {
+    const model::Problem p = tuner::draw_problem(rng, 1e10);
+    const double flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+    ASSERT_GE(flops, 1e10);
+    ASSERT_LE(flops, 2e11);
+    ASSERT_LE(p.m * p.n, std::int64_t{1} << 28);
+    ms.insert(p.m);
+  }
+  EXPECT_GT(ms.size(), 100u);  // still spread over shapes, not one corner
+}
+
 }  // namespace

@@ -2,6 +2,8 @@
 // reproducible: the same data and seed give the same weights bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "synthetic.hpp"
 #include "trainer.hpp"
 
@@ -73,6 +75,17 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
   EXPECT_NEAR(*back[3].tflops, *rows[3].tflops, 1e-4 * *rows[3].tflops);
   EXPECT_FALSE(back.back().tflops.has_value());
 
+  // A row of the first format (no family, stages, pad) reads as SIMT, one stage, no pad.
+  std::stringstream old("key,S,N,N,1,2,3,64,64,8,4,4,1,1,1.0\nkey,H,N,T,5,6,7,64,64,32,32,32,1,2,1,2,1,9.5\n");
+  const auto both = tuner::read_dataset(old);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].tuning.family, 0);
+  EXPECT_EQ(both[0].tuning.stages, 1);
+  EXPECT_EQ(both[1].tuning.family, 1);
+  EXPECT_EQ(both[1].tuning.stages, 2);
+  EXPECT_EQ(both[1].tuning.pad, 1);
+  EXPECT_EQ(both[1].tuning.kg, 2);
+
   std::stringstream bad(std::string(tuner::kDatasetHeader) + "\nkey,S,N,N,1,2,3,64,64,8,4,4,1,1,1.0\nkey,Q,N\n");
   try {
     tuner::read_dataset(bad);
@@ -80,6 +93,46 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
   }
+}
+
+// pick_quality by hand: a linear "model" that scores log2(ml), so it always takes the largest ml.
+TEST(PickQuality, RatioOfTheModelsFirstToTheBestMeasured) {
+  const int f = model::feature_count();
+  model::Model m;
+  m.mean.assign(static_cast<std::size_t>(f), 0.0f);
+  m.stddev.assign(static_cast<std::size_t>(f), 1.0f);
+  model::DenseLayer l{f, 1, std::vector<float>(static_cast<std::size_t>(f), 0.0f), {0.0f}};
+  l.w[model::kProblemFeatures + 0] = 1.0f;  // log2_ml
+  m.mlp = model::Mlp({l});
+  std::vector<tuner::Sample> rows;
+  auto add = [&](std::int64_t mdim, int ml, double tflops) {
+    tuner::Sample s;
+    s.problem = {gen::DataType::F32, gen::Op::N, gen::Op::N, mdim, 64, 64};
+    s.tuning.ml = ml;
+    s.tflops = tflops;
+    rows.push_back(s);
+  };
+  add(100, 32, 5), add(100, 64, 10), add(100, 128, 8);  // picks 128: 0.8 of the best
+  add(200, 16, 2), add(200, 64, 4);                     // picks 64: the best
+  add(300, 64, 3);                                      // one configuration: not counted
+  std::vector<const tuner::Sample*> ptrs;
+  for (const auto& r : rows) ptrs.push_back(&r);
+  const tuner::PickQuality q = tuner::pick_quality(m, ptrs);
+  EXPECT_EQ(q.problems, 2u);
+  EXPECT_DOUBLE_EQ(q.worst, 0.8);
+  EXPECT_DOUBLE_EQ(q.median, 1.0);
+  EXPECT_NEAR(q.geomean, std::sqrt(0.8), 1e-12);
+}
+
+TEST(Features, PairFeaturesByHand) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::N, 100, 50, 1000};
+  gen::Tuning t;
+  t.ml = 64, t.nl = 32, t.kg = 4;
+  float x[model::kPairFeatures];
+  model::write_pair_features(p, t, x);
+  EXPECT_FLOAT_EQ(x[0], 4.0f);                          // 2 x 2 tiles x 4 slices
+  EXPECT_FLOAT_EQ(x[1], static_cast<float>(std::log2(251.0)));  // 250-deep slices
+  EXPECT_FLOAT_EQ(x[2], 5000.0f / (128.0f * 64.0f));    // C's share of the tiles' area
 }
 
 }  // namespace

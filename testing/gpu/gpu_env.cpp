@@ -108,4 +108,12 @@ Handle::~Handle() {
   }
 }
 
+using ForceTileFn = int (*)(const char*);
+
+ForcedTile::ForcedTile(const std::string& spec) {
+  accepted_ = reinterpret_cast<ForceTileFn>(ptxblas_symbol("ptxblas_force_tile"))(spec.c_str()) == 0;
+}
+
+ForcedTile::~ForcedTile() { reinterpret_cast<ForceTileFn>(ptxblas_symbol("ptxblas_force_tile"))(""); }
+
 }  // namespace gputest

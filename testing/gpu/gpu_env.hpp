@@ -17,6 +17,20 @@ bool have_gpu();
 void* ptxblas_symbol(const char* name);
 
 std::string last_call();                 // ptxblas_last_call() of this thread
+
+// ptxblas_force_tile(spec) for this thread's GEMMs while in scope ("simt|mma ML NL U MS NS VEC KG
+// STORE_PAD STAGES"); cleared however the test ends.
+class ForcedTile {
+ public:
+  explicit ForcedTile(const std::string& spec);
+  ~ForcedTile();
+  ForcedTile(const ForcedTile&) = delete;
+  ForcedTile& operator=(const ForcedTile&) = delete;
+  bool accepted() const { return accepted_; }  // the spec parsed (legality is judged per call)
+
+ private:
+  bool accepted_ = false;
+};
 void counters(std::uint64_t& served, std::uint64_t& forwarded);
 
 // Seed for this process's random data: $PTXBLAS_TEST_SEED, or fresh (and printed).

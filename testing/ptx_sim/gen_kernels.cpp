@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
       for (const Tuning& x : enumerate_space(t))
         if (x.kg == 1)
           std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns
-                    << ' ' << x.vec << " simt 0 1\n";
+                    << ' ' << x.vec << (x.family ? " mma " : " simt ") << x.pad << ' ' << x.stages << '\n';
     for (DataType t : kTypes)
       for (const Tile& x : ptxblas::tuner::mma_tiles_legal_for_all_layouts(t))
         std::cout << type_letter(t) << ' ' << x.ml << ' ' << x.nl << ' ' << x.u << ' ' << x.ms << ' ' << x.ns

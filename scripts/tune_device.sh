@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Tunes a GPU in rounds. Only `bench` needs the GPU (one round fits one 10-minute call on the lent
+# machine); sampling and training run on any machine (training is single-threaded, ~1 min per
+# 30000 rows), so the GPU's time goes to timing. Files go to $OUT (or tune-out/); later steps read
+# the earlier files from TUNE_IN (default: the same folder).
+#
+#   scripts/tune_device.sh sample 1   round 1: per problem the heuristic's pick, its neighbours and
+#                                     draws of the categorical model (problems log-uniform)
+#   scripts/tune_device.sh sample 2   round 2: the round-1 model's favourites join them
+#   scripts/tune_device.sh sample 3   round 3: the round-2 model's favourites on large problems
+#                                     (>= 10 GFLOP), where few log-uniform problems land and the
+#                                     model extrapolated to tiles never measured there
+#   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
+#   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
+#   scripts/tune_device.sh export N   install the round-N model into $OUT/models/<key>
+#   scripts/tune_device.sh eval       the exported model on held-out shapes against the brute-force
+#                                     oracle and cuBLAS (GPU, EVAL_MINUTES, default 2)
+#
+# The device key comes from nvidia-smi, or from DEVICE_NAME and SM (e.g. 90) where there is no GPU.
+# Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${BUILD_DIR:-build}/bin/ptxblas-tune
+OUTDIR=${OUT:-tune-out}
+IN=${TUNE_IN:-$OUTDIR}
+mkdir -p "$OUTDIR"
+if [[ -n "${DEVICE_NAME:-}" ]]; then
+  name=$DEVICE_NAME; cc=${SM:?SM (compute capability, e.g. 90) goes with DEVICE_NAME}
+else
+  name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+fi
+key=$(echo "$name" | tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9]+/-/g; s/^-|-$//g')-sm$cc
+echo "device: $name (sm_$cc), key $key"
+train=(--hidden 32 64 32 --epochs 300 --batch 32)
+
+round=${2:-}
+case "$round" in 1|2|3) ;; *) [[ "${1:-}" == eval ]] || { echo "round must be 1, 2 or 3" >&2; exit 2; } ;; esac
+datasets() { for ((r = 1; r <= round; ++r)); do echo "$IN/dataset-$r.csv"; done; }
+
+case "${1:-}" in
+  sample)
+    case "$round" in
+      1) "$T" sample --count "${R1_COUNT:-30000}" --seed "${SEED:-7}" --device-key "$key" --out "$OUTDIR/samples-1.csv" ;;
+      2) "$T" sample --count "${R2_COUNT:-24000}" --seed 11 --per-problem 12 --neighbours 3 --model "$IN/round1-model" \
+           --model-top 4 --device-key "$key" --out "$OUTDIR/samples-2.csv" ;;
+      3) "$T" sample --count "${R3_COUNT:-12000}" --seed 13 --per-problem 8 --neighbours 2 --model "$IN/round2-model" \
+           --model-top 4 --min-gflop 10 --device-key "$key" --out "$OUTDIR/samples-3.csv" ;;
+    esac ;;
+  bench)
+    "$T" bench --samples "$IN/samples-$round.csv" --out "$OUTDIR/dataset-$round.csv" \
+      --minutes "${BENCH_MINUTES:-8}" --min-ms 3 ;;
+  train)
+    mapfile -t data < <(datasets)
+    "$T" train --data "${data[@]}" "${train[@]}" --out "$OUTDIR/round$round-model" ;;
+  export)
+    "$T" export --model "$IN/round$round-model" --device-name "$name" --sm "$cc" --models-dir "$OUTDIR/models" ;;
+  eval)
+    "$T" eval --model "$IN/models/$key" --shapes testing/bench/model_eval_shapes.txt \
+      --out "$OUTDIR/model-eval.csv" --minutes "${EVAL_MINUTES:-2}" ;;
+  *)
+    echo "usage: $0 sample|bench|train|export 1|2|3, or $0 eval" >&2
+    exit 2 ;;
+esac
