@@ -8,7 +8,10 @@
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
 #include "resources.hpp"
+#include "decision_store.hpp"
+#include "first_sight.hpp"
 #include "model_registry.hpp"
+#include "plan_launch.hpp"
 #include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 
@@ -158,6 +161,8 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
   return true;
 }
 
+}  // namespace
+
 Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
   Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
@@ -169,10 +174,47 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);
 }
 
-}  // namespace
-
 namespace {
 thread_local std::optional<ForcedTile> t_forced;
+
+Plan plan_of(const GemmCall& call, const gen::Tuning& t) {
+  return plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t);
+}
+
+// With a model: the heuristic's plan unless the model trusts its own pick more (Picker::pick);
+// with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
+// k favourites instead, and that measured choice is kept (in memory and on disk).
+Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
+                model::Picker& picker) {
+  const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
+  const Plan heuristic =
+      plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  const gen::Tuning fallback = tuning_of(heuristic);
+  if (const int k = benchmark_top_k(); k > 0) {
+    DecisionStore& store = decision_store_for(dev);
+    if (const std::optional<gen::Tuning> known = store.find(problem)) {
+      // A decision read from disk is checked like any input before it runs.
+      if (*known == fallback) return heuristic;
+      if (model::candidate_fits(problem, *known)) {
+        const Plan p = plan_of(call, *known);
+        if (gen::why_illegal(p.config).empty()) return p;
+      }
+    } else {
+      std::vector<gen::Tuning> tunings{fallback};
+      for (const gen::Tuning& t : picker.top(problem, k))
+        if (!(t == fallback)) tunings.push_back(t);
+      std::vector<Plan> plans{heuristic};
+      for (std::size_t i = 1; i < tunings.size(); ++i) plans.push_back(plan_of(call, tunings[i]));
+      if (const std::optional<std::size_t> best = fastest_plan(d, ctx, dev, call, plans)) {
+        store.add(problem, tunings[*best]);
+        return plans[*best];
+      }
+    }
+  }
+  const gen::Tuning choice = picker.pick(problem, fallback);
+  return choice == fallback ? heuristic : plan_of(call, choice);
+}
+
 }  // namespace
 
 void force_tile(const std::optional<ForcedTile>& t) { t_forced = t; }
@@ -193,14 +235,7 @@ Outcome run_gemm(const GemmCall& call) {
     }
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    const Plan heuristic =
-        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
-    const gen::Tuning fallback = tuning_of(heuristic);
-    const gen::Tuning choice = picker->pick(problem, fallback);
-    plan = choice == fallback ? heuristic
-                              : plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                                                 call.k, choice);
+    plan = model_plan(d, ctx, dev, call, *picker);
   } else {
     plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
   }

@@ -72,4 +72,13 @@ model::Picker* picker_for(const DeviceInfo& dev) {
   return it->second.get();
 }
 
+DecisionStore& decision_store_for(const DeviceInfo& dev) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<DecisionStore>> stores;
+  std::lock_guard lock(mutex);
+  auto& s = stores[dev.model_key];
+  if (!s) s = std::make_unique<DecisionStore>(decisions_path(dev.model_key));
+  return *s;
+}
+
 }  // namespace ptxblas::dispatch
