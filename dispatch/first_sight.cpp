@@ -11,6 +11,9 @@ namespace ptxblas::dispatch {
 namespace {
 
 constexpr int kReps = 5;  // timed runs per plan, after one untimed run
+// A larger C is not duplicated for timing (such shapes keep the model's pick): the scratch must
+// not take memory the application counts on.
+constexpr std::size_t kMaxScratchBytes = std::size_t{512} << 20;
 
 std::atomic<int> g_override{-1};
 
@@ -50,6 +53,7 @@ std::optional<std::size_t> fastest_plan(const CudaDriver* d, CUcontext ctx, cons
     return std::nullopt;
   // The same product into a scratch C: the caller's C and scalars are not touched.
   const std::size_t bytes = static_cast<std::size_t>(call.m) * call.n * gen::storage_bytes(call.data);
+  if (bytes > kMaxScratchBytes) return std::nullopt;
   CUdeviceptr scratch = 0;
   const CUmemoryPool pool = workspace_pool(d);
   if ((pool ? d->cuMemAllocFromPoolAsync(&scratch, bytes, pool, stream) : d->cuMemAllocAsync(&scratch, bytes, stream)) !=
