@@ -17,8 +17,7 @@ namespace ptxblas::dispatch {
 
 // Index of the fastest plan, or nullopt when timing is not possible (the stream is being
 // captured into a graph, C is over 512 MiB, an entry point is missing, scratch allocation or every
-// launch failed); the
-// caller then runs its usual pick. Leaves C and the scalars untouched.
+// launch failed); the caller then runs its usual pick. Leaves C and the scalars untouched.
 std::optional<std::size_t> fastest_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev,
                                         const GemmCall& call, const std::vector<Plan>& plans);
 
