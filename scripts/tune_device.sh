@@ -10,6 +10,8 @@
 #   scripts/tune_device.sh sample 3   round 3: the round-2 model's favourites on large problems
 #                                     (>= 10 GFLOP), where few log-uniform problems land and the
 #                                     model extrapolated to tiles never measured there
+#   scripts/tune_device.sh sample N   N >= 4: the round-(N-1) model's favourites on new
+#                                     log-uniform problems (RN_COUNT rows, default 12000)
 #   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
 #   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
 #   scripts/tune_device.sh export N   install the round-N model into $OUT/models/<key>
@@ -35,7 +37,7 @@ echo "device: $name (sm_$cc), key $key"
 train=(--hidden 32 64 32 --epochs 300 --batch 32)
 
 round=${2:-}
-case "$round" in 1|2|3) ;; *) [[ "${1:-}" == eval ]] || { echo "round must be 1, 2 or 3" >&2; exit 2; } ;; esac
+[[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval ]] || { echo "round must be a number >= 1" >&2; exit 2; }
 datasets() { for ((r = 1; r <= round; ++r)); do echo "$IN/dataset-$r.csv"; done; }
 
 case "${1:-}" in
@@ -46,6 +48,8 @@ case "${1:-}" in
            --model-top 4 --device-key "$key" --out "$OUTDIR/samples-2.csv" ;;
       3) "$T" sample --count "${R3_COUNT:-12000}" --seed 13 --per-problem 8 --neighbours 2 --model "$IN/round2-model" \
            --model-top 4 --min-gflop 10 --device-key "$key" --out "$OUTDIR/samples-3.csv" ;;
+      *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
+           --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
   bench)
     "$T" bench --samples "$IN/samples-$round.csv" --out "$OUTDIR/dataset-$round.csv" \
@@ -59,6 +63,6 @@ case "${1:-}" in
     "$T" eval --model "$IN/models/$key" --shapes testing/bench/model_eval_shapes.txt \
       --out "$OUTDIR/model-eval.csv" --minutes "${EVAL_MINUTES:-2}" ;;
   *)
-    echo "usage: $0 sample|bench|train|export 1|2|3, or $0 eval" >&2
+    echo "usage: $0 sample|bench|train|export N, or $0 eval" >&2
     exit 2 ;;
 esac
