@@ -155,9 +155,12 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   std::mt19937_64 rng(opt.seed);
   // Whole problems are held out (every configuration of a held-out problem), so the held-out
   // error and ranking say how the model does on shapes it has never seen.
-  std::vector<model::Problem> problems;
-  for (const Sample* s : usable)
-    if (std::find(problems.begin(), problems.end(), s->problem) == problems.end()) problems.push_back(s->problem);
+  std::vector<model::Problem> problems;  // in order of first appearance
+  {
+    std::unordered_set<model::Problem, model::ProblemHash> seen;
+    for (const Sample* s : usable)
+      if (seen.insert(s->problem).second) problems.push_back(s->problem);
+  }
   std::shuffle(problems.begin(), problems.end(), rng);
   const auto held = static_cast<std::size_t>(std::floor(opt.holdout * static_cast<double>(problems.size())));
   std::unordered_set<model::Problem, model::ProblemHash> held_out(problems.begin(),
