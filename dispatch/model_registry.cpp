@@ -73,9 +73,14 @@ model::Picker* picker_for(const DeviceInfo& dev) {
 }
 
 DecisionStore& decision_store_for(const DeviceInfo& dev) {
-  static std::mutex mutex;
+  // Read on every GEMM call while dispatch.benchmark_top_k is on: a shared lock, as for pickers.
+  static std::shared_mutex mutex;
   static std::map<std::string, std::unique_ptr<DecisionStore>> stores;
-  std::lock_guard lock(mutex);
+  {
+    std::shared_lock lock(mutex);
+    if (auto it = stores.find(dev.model_key); it != stores.end()) return *it->second;
+  }
+  std::unique_lock lock(mutex);
   auto& s = stores[dev.model_key];
   if (!s) s = std::make_unique<DecisionStore>(decisions_path(dev.model_key));
   return *s;
