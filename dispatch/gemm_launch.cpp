@@ -72,10 +72,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
   std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
   std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk), kg = plan.kg;
+  std::int32_t fill = call.fill, fill_diag = 0;
   void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk};
+                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
-                                      &s.alpha_ptr, &s.beta_ptr};
+                                      &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag};
   const auto& cfg = plan.config;
   CUresult r = launch(d, gemm, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
@@ -110,8 +111,11 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
     std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
     std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
     std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
+    // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
+    std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
     void* params[gen::kKernelParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk};
+                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
+                                            &fill, &fill_diag};
     const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
                               static_cast<unsigned>(cfg.threads()), call, params);
     if (r != CUDA_SUCCESS) {
