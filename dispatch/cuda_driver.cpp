@@ -61,6 +61,8 @@ Loaded load() {
   bind(lib, "cuEventCreate", d.cuEventCreate);
   bind(lib, "cuEventRecord", d.cuEventRecord);
   bind(lib, "cuEventSynchronize", d.cuEventSynchronize);
+  if (!bind(lib, "cuEventElapsedTime_v2", d.cuEventElapsedTime)) bind(lib, "cuEventElapsedTime", d.cuEventElapsedTime);
+  if (!bind(lib, "cuEventDestroy_v2", d.cuEventDestroy)) bind(lib, "cuEventDestroy", d.cuEventDestroy);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

@@ -51,6 +51,9 @@ struct CudaDriver {
   CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  // First-sight benchmarks of the model's favourites (optional: without them, no benchmark).
+  CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
 };
 
 // The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then

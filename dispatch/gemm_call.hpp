@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "kernel_abi.hpp"
 #include "kernel_config.hpp"
 #include "tile_catalog.hpp"
 #include "param_space.hpp"
@@ -29,6 +30,9 @@ struct GemmCall {
   const void* alpha_ptr = nullptr;
   const void* beta_ptr = nullptr;
   void* stream = nullptr;  // CUstream == cudaStream_t
+  // gen::kFillWhole, or (m == n) only C's lower or upper triangle exists (kernel_abi.hpp; SYRK-type
+  // output): the other triangle is neither read nor written, and its blocks do no work.
+  int fill = gen::kFillWhole;
 };
 
 struct Outcome {

@@ -8,7 +8,10 @@
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
 #include "resources.hpp"
+#include "decision_store.hpp"
+#include "first_sight.hpp"
 #include "model_registry.hpp"
+#include "plan_launch.hpp"
 #include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 
@@ -69,10 +72,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
   std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
   std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk), kg = plan.kg;
+  std::int32_t fill = call.fill, fill_diag = 0;
   void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk};
+                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
-                                      &s.alpha_ptr, &s.beta_ptr};
+                                      &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag};
   const auto& cfg = plan.config;
   CUresult r = launch(d, gemm, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
@@ -107,8 +111,11 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
     std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
     std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
     std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
+    // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
+    std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
     void* params[gen::kKernelParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk};
+                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
+                                            &fill, &fill_diag};
     const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
                               static_cast<unsigned>(cfg.threads()), call, params);
     if (r != CUDA_SUCCESS) {
@@ -158,6 +165,8 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
   return true;
 }
 
+}  // namespace
+
 Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
   Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
@@ -169,10 +178,47 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);
 }
 
-}  // namespace
-
 namespace {
 thread_local std::optional<ForcedTile> t_forced;
+
+Plan plan_of(const GemmCall& call, const gen::Tuning& t) {
+  return plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t);
+}
+
+// With a model: the heuristic's plan unless the model trusts its own pick more (Picker::pick);
+// with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
+// k favourites instead, and that measured choice is kept (in memory and on disk).
+Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
+                model::Picker& picker) {
+  const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
+  const Plan heuristic =
+      plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  const gen::Tuning fallback = tuning_of(heuristic);
+  if (const int k = benchmark_top_k(); k > 0) {
+    DecisionStore& store = decision_store_for(dev);
+    if (const std::optional<gen::Tuning> known = store.find(problem)) {
+      // A decision read from disk is checked like any input before it runs.
+      if (*known == fallback) return heuristic;
+      if (model::candidate_fits(problem, *known)) {
+        const Plan p = plan_of(call, *known);
+        if (gen::why_illegal(p.config).empty()) return p;
+      }
+    } else {
+      std::vector<gen::Tuning> tunings{fallback};
+      for (const gen::Tuning& t : picker.top(problem, k))
+        if (!(t == fallback)) tunings.push_back(t);
+      std::vector<Plan> plans{heuristic};
+      for (std::size_t i = 1; i < tunings.size(); ++i) plans.push_back(plan_of(call, tunings[i]));
+      if (const std::optional<std::size_t> best = fastest_plan(d, ctx, dev, call, plans)) {
+        store.add(problem, tunings[*best]);
+        return plans[*best];
+      }
+    }
+  }
+  const gen::Tuning choice = picker.pick(problem, fallback);
+  return choice == fallback ? heuristic : plan_of(call, choice);
+}
+
 }  // namespace
 
 void force_tile(const std::optional<ForcedTile>& t) { t_forced = t; }
@@ -193,14 +239,7 @@ Outcome run_gemm(const GemmCall& call) {
     }
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-    const Plan heuristic =
-        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
-    const gen::Tuning fallback = tuning_of(heuristic);
-    const gen::Tuning choice = picker->pick(problem, fallback);
-    plan = choice == fallback ? heuristic
-                              : plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                                                 call.k, choice);
+    plan = model_plan(d, ctx, dev, call, *picker);
   } else {
     plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
   }

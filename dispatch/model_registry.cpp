@@ -72,4 +72,18 @@ model::Picker* picker_for(const DeviceInfo& dev) {
   return it->second.get();
 }
 
+DecisionStore& decision_store_for(const DeviceInfo& dev) {
+  // Read on every GEMM call while dispatch.benchmark_top_k is on: a shared lock, as for pickers.
+  static std::shared_mutex mutex;
+  static std::map<std::string, std::unique_ptr<DecisionStore>> stores;
+  {
+    std::shared_lock lock(mutex);
+    if (auto it = stores.find(dev.model_key); it != stores.end()) return *it->second;
+  }
+  std::unique_lock lock(mutex);
+  auto& s = stores[dev.model_key];
+  if (!s) s = std::make_unique<DecisionStore>(decisions_path(dev.model_key));
+  return *s;
+}
+
 }  // namespace ptxblas::dispatch

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "decision_store.hpp"
 #include "kernel_cache.hpp"
 #include "picker.hpp"
 
@@ -12,6 +13,9 @@ namespace ptxblas::dispatch {
 
 // The picker for this device, or nullptr (no model, or a bad one: warned once).
 model::Picker* picker_for(const DeviceInfo& dev);
+
+// The first-sight decisions for this device (decisions_path of its key; created on first use).
+DecisionStore& decision_store_for(const DeviceInfo& dev);
 
 // Folders searched for models, in order.
 std::vector<std::string> model_dirs();

@@ -11,16 +11,25 @@
 //   u64 ws             0: finish C here. Else split-K: block z sums K range
 //   s32 kchunk            [z*kchunk, min(k, (z+1)*kchunk)) into ws[z][n][m] (compute precision),
 //                         alpha/beta unused; kchunk is a multiple of the tile's K-step.
+//   s32 fill, fill_diag   which elements of C exist (kFill* below; SYRK-type output): with
+//                         kFillLower only (i, j) with i - j >= fill_diag, with kFillUpper only
+//                         i - j <= fill_diag are read or written; blocks whose tile holds none
+//                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag
+//                         become 0.
 // Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices;
 // block: threads() x 1 x 1.
 //
 // Split-K reduction kernel (generate_splitk_reduce):
 //   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
-//   u64 alpha_ptr, beta_ptr
+//   u64 alpha_ptr, beta_ptr; s32 fill, fill_diag (as above)
 // Grid: ceil(m*n / kReduceThreads) blocks of kReduceThreads.
 #pragma once
 
 namespace ptxblas::gen {
-inline constexpr int kKernelParamCount = 17;
-inline constexpr int kReduceParamCount = 12;
+inline constexpr int kKernelParamCount = 19;
+inline constexpr int kReduceParamCount = 14;
+inline constexpr int kFillWhole = 0;
+inline constexpr int kFillLower = 1;
+inline constexpr int kFillUpper = 2;
+inline constexpr int kFillHermitian = 4;  // or-ed with kFillLower / kFillUpper
 }  // namespace ptxblas::gen

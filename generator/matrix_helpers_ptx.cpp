@@ -140,7 +140,6 @@ char kind_letter(HelperKind k) {
     case HelperKind::Scale: return 's';
     case HelperKind::Symmetrize: return 'y';
     case HelperKind::Triangle: return 't';
-    case HelperKind::Blend: return 'b';
   }
   return '?';
 }
@@ -203,24 +202,6 @@ void element_body(HelperEmitter& e, const MatrixHelper& h) {
       e.store(v, dst);
       return;
     }
-    case HelperKind::Blend: {
-      e.ins("or.pred " + e.r("pred", "p_tri") + ", %p_in, %p_diag");
-      e.ins("@!%p_tri bra L_done");
-      e.load(v, src_at("src_same", "%i", "%j"));
-      if (h.hermitian) e.ins("@%p_diag mov." + t.ct + " " + v.im + ", " + t.zero);
-      e.ins("@%p_s_zero bra L_store");
-      const Value c = e.value("c");
-      e.load(c, dst);
-      if (h.hermitian) {
-        // Diagonal: real(W) + s_re real(C), s is real for the Hermitian routines.
-        e.ins("@%p_diag mov." + t.ct + " " + c.im + ", " + t.zero);
-      }
-      e.mul_add(v, Value{"%s_re", t.cplx ? "%s_im" : ""}, c);
-      e.label("L_store");
-      e.store(v, dst);
-      e.label("L_done");
-      return;
-    }
   }
 }
 
@@ -233,9 +214,9 @@ std::string helper_name(const MatrixHelper& requested) {
   s += kind_letter(h.kind);
   s += '_';
   s += type_letter(h.data);
-  if (h.kind == HelperKind::Symmetrize || h.kind == HelperKind::Triangle || h.kind == HelperKind::Blend)
+  if (h.kind == HelperKind::Symmetrize || h.kind == HelperKind::Triangle)
     s += h.lower ? "_l" : "_u";
-  if ((h.kind == HelperKind::Symmetrize || h.kind == HelperKind::Blend) && h.hermitian) s += "_herm";
+  if (h.kind == HelperKind::Symmetrize && h.hermitian) s += "_herm";
   if (h.kind == HelperKind::Triangle && h.unit) s += "_unit";
   return s;
 }
@@ -267,7 +248,6 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& requested, int sm) {
   e.ins("@%p_out ret");
   // Labels repeat per column iteration: the body is emitted once inside the loop.
   element_body(e, h);
-  if (h.kind != HelperKind::Blend) e.label("L_done");
   e.ins("add.s32 %j, %j, %jstep");
   e.ins("bra L_column");
 

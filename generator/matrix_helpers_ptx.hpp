@@ -8,7 +8,6 @@
 //   Scale      dst = s dst            (s == 0: dst = 0, not read)
 //   Symmetrize dst = full symmetric / Hermitian matrix from src's `lower` or upper triangle
 //   Triangle   dst = triangle of src (other triangle 0; unit: diagonal 1, src's never read)
-//   Blend      dst's triangle = src's + s dst's (s == 0: dst not read); Hermitian: real diagonal
 // Triangular inverses of the diagonal blocks, blocks of kInverseMax threads:
 //   params: u64 src, s64 lds, u64 dst, s64 ldd, s32 n
 //   grid:   x = ceil(n / kInverseMax)
@@ -24,13 +23,13 @@
 
 namespace ptxblas::gen {
 
-enum class HelperKind { Copy, Scale, Symmetrize, Triangle, Blend };
+enum class HelperKind { Copy, Scale, Symmetrize, Triangle };
 
 struct MatrixHelper {
   HelperKind kind = HelperKind::Copy;
   DataType data = DataType::F32;
-  bool lower = true;       // Symmetrize, Triangle, Blend: which triangle is stored
-  bool hermitian = false;  // Symmetrize, Blend
+  bool lower = true;       // Symmetrize, Triangle: which triangle is stored
+  bool hermitian = false;  // Symmetrize
   bool unit = false;       // Triangle
 };
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernel_abi.hpp"
 #include "load_plan.hpp"
 #include "ptx_types.hpp"
 #include "ptx_writer.hpp"
@@ -21,6 +22,7 @@ class Emitter {
     const std::string name = kernel_name(c_);
     read_params();
     thread_indices();
+    skip_tile_outside_fill();
     read_scalar("alpha", alpha_);
     skip_when_no_product();
     setup_operand(Operand::A);
@@ -41,7 +43,8 @@ class Emitter {
     s += "  .param ." + t_.ct + " p_alpha_re, .param ." + t_.ct + " p_alpha_im, .param ." + t_.ct +
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
-    s += "  .param .u64 p_ws, .param .s32 p_kchunk)\n";
+    s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
+    s += "  .param .s32 p_fill, .param .s32 p_fill_diag)\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
     if (mma_) s += ".minnctapersm 1\n";
@@ -67,6 +70,14 @@ class Emitter {
     ins("mul.lo.s32 " + mn + ", %m, %n");
     ins("setp.ge.s32 " + r("pred", "p_out_of_range") + ", " + idx + ", " + mn);
     ins("@%p_out_of_range ret");
+    const std::string row = r("s32", "row"), col = r("s32", "col"), cptr = r("u64", "c_ptr");
+    ins("rem.s32 " + row + ", " + idx + ", %m");
+    ins("div.s32 " + col + ", " + idx + ", %m");
+    read_fill();
+    const std::string d = r("s32", "fd");
+    ins("sub.s32 " + d + ", " + row + ", " + col);
+    const std::string in = in_fill(d);
+    ins("@!" + in + " ret");
     read_scalar("alpha", alpha_);
     read_scalar("beta", beta_);
     const Value sum{ct("sum_r"), t_.cplx ? ct("sum_i") : ""}, part{ct("part_r"), t_.cplx ? ct("part_i") : ""};
@@ -90,9 +101,6 @@ class Emitter {
     ins("setp.lt.s32 " + r("pred", "p_more") + ", %z, %kg");
     ins("@%p_more bra L_sum");
 
-    const std::string row = r("s32", "row"), col = r("s32", "col"), cptr = r("u64", "c_ptr");
-    ins("rem.s32 " + row + ", " + idx + ", %m");
-    ins("div.s32 " + col + ", " + idx + ", %m");
     ins("mul.wide.s32 " + t64 + ", " + col + ", 1");
     ins("mul.lo.s64 " + t64 + ", " + t64 + ", %ldc");
     ins("cvt.s64.s32 " + r("s64", "row64") + ", " + row);
@@ -107,6 +115,7 @@ class Emitter {
     mul(out, alpha_, sum);
     read_c(cv, pr, "[" + cptr + "]");
     mul_add(out, beta_, cv);
+    real_on_fill_diagonal(out, d);
     const std::string always = r("pred", "p_true");
     ins("setp.eq.s32 " + always + ", 0, 0");
     write_c(out, always, "[" + cptr + "]");
@@ -119,7 +128,8 @@ class Emitter {
     s += "  .param .s32 p_m, .param .s32 p_n, .param .s32 p_kg,\n";
     s += "  .param ." + t_.ct + " p_alpha_re, .param ." + t_.ct + " p_alpha_im, .param ." + t_.ct +
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
-    s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr)\n";
+    s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
+    s += "  .param .s32 p_fill, .param .s32 p_fill_diag)\n";
     s += ".maxntid " + num(kReduceThreads) + ", 1, 1\n{\n";
     s += w_.finish();
     s += "}\n";
@@ -222,6 +232,52 @@ class Emitter {
     ins("setp.eq." + t_.ct + " " + p + ", " + v.re + ", " + t_.zero);
     if (t_.cplx) ins("setp.eq.and." + t_.ct + " " + p + ", " + v.im + ", " + t_.zero + ", " + p);
     return p;
+  }
+
+  // The fill parameters (kernel_abi.hpp) as the range [%flo, %fhi] that row - column of an
+  // element of C must lie in (the whole int range for kFillWhole), and %p_fherm.
+  void read_fill() {
+    ins("ld.param.s32 " + r("s32", "fill") + ", [p_fill]");
+    ins("ld.param.s32 " + r("s32", "fdiag") + ", [p_fill_diag]");
+    const std::string bit = r("b32", "fbit");
+    const std::string lower = r("pred", "p_flower"), upper = r("pred", "p_fupper");
+    ins("and.b32 " + bit + ", %fill, " + num(kFillLower));
+    ins("setp.ne.b32 " + lower + ", " + bit + ", 0");
+    ins("and.b32 " + bit + ", %fill, " + num(kFillUpper));
+    ins("setp.ne.b32 " + upper + ", " + bit + ", 0");
+    ins("and.b32 " + bit + ", %fill, " + num(kFillHermitian));
+    ins("setp.ne.b32 " + r("pred", "p_fherm") + ", " + bit + ", 0");
+    ins("selp.s32 " + r("s32", "flo") + ", %fdiag, -2147483648, " + lower);
+    ins("selp.s32 " + r("s32", "fhi") + ", %fdiag, 2147483647, " + upper);
+  }
+
+  // Predicate: an element whose row - column is d lies inside the fill (after read_fill).
+  std::string in_fill(const std::string& d) {
+    const std::string p = r("pred", "p_in_fill");
+    ins("setp.ge.s32 " + p + ", " + d + ", %flo");
+    ins("setp.le.and.s32 " + p + ", " + d + ", %fhi, " + p);
+    return p;
+  }
+
+  // kFillHermitian: the diagonal of a Hermitian result is real (HERK/HER2K, as reference BLAS).
+  void real_on_fill_diagonal(const Value& v, const std::string& d) {
+    if (!t_.cplx) return;
+    const std::string p = r("pred", "p_fill_real");
+    ins("setp.eq.and.s32 " + p + ", " + d + ", %fdiag, %p_fherm");
+    ins("@" + p + " mov." + t_.ct + " " + v.im + ", " + t_.zero);
+  }
+
+  // A block whose tile holds no element of the fill returns before loading anything (for SYRK
+  // about half of them); its row - column range is [m0 - n0 - NL + 1, m0 + ML - 1 - n0].
+  void skip_tile_outside_fill() {
+    read_fill();
+    const std::string dmin = r("s32", "tile_dmin"), dmax = r("s32", "tile_dmax"), out = r("pred", "p_tile_out");
+    ins("sub.s32 " + dmax + ", %m0, %n0");
+    ins("sub.s32 " + dmin + ", " + dmax + ", " + num(c_.nl - 1));
+    ins("add.s32 " + dmax + ", " + dmax + ", " + num(c_.ml - 1));
+    ins("setp.lt.s32 " + out + ", " + dmax + ", %flo");
+    ins("setp.gt.or.s32 " + out + ", " + dmin + ", %fhi, " + out);
+    ins("@" + out + " ret");
   }
 
   // alpha == 0 or k == 0: no product term at all (A and B are not read, as in reference BLAS),
@@ -674,27 +730,47 @@ class Emitter {
       ins("add.s32 " + ri + ", " + rowi + ", " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
+    // A plain GEMM's stores carry no fill test: the fill is checked only on its own path. (Read
+    // again here rather than kept live through the main loop.)
+    read_fill();
+    ins("setp.ne.s32 " + r("pred", "p_fill") + ", %fill, " + num(kFillWhole));
+    ins("@%p_fill bra L_store_fill");
+    store_tile(bz, cbase, false);
+    ins("ret");
+    w_.label("L_store_fill");
+    store_tile(bz, cbase, true);
+    ins("ret");
+    partial_epilogue();
+  }
+
+  // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); fill: only
+  // those inside the fill (read_fill()'s range) are read and written.
+  void store_tile(const std::string& bz, const std::string& cbase, bool fill) {
+    const std::string ldcb = "%ldc_bytes", cptr = "%c_col", tmp = "%c_tmp";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
     for (int j = 0; j < acc_cols(); ++j) {
       const std::string cj = r("s32", "cj");
-      ins("add.s32 " + cj + ", " + colj + ", " + num(col_off(j)));
+      ins("add.s32 " + cj + ", %colbase, " + num(col_off(j)));
       ins("mul.lo.s64 " + tmp + ", " + ldcb + ", " + num(col_off(j)));
       ins("add.s64 " + cptr + ", " + cbase + ", " + tmp);
       ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
       for (int i = 0; i < acc_rows(); ++i) {
-        const std::string p = r("pred", "p_out"), pr = r("pred", "p_read");
+        const std::string p = r("pred", "p_out"), pr = r("pred", "p_read"), d = r("s32", "fd");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
+        if (fill) {
+          ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
+          ins("and.pred " + p + ", " + p + ", " + in_fill(d));
+        }
         ins("and.pred " + pr + ", " + p + ", !" + bz);
         const std::string addr = "[" + cptr + "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]";
         mul(out, alpha_, acc(i, j));
         read_c(cv, pr, addr);
         mul_add(out, beta_, cv);
+        if (fill) real_on_fill_diagonal(out, d);
         write_c(out, p, addr);
       }
     }
-    ins("ret");
-    partial_epilogue();
   }
 
   // Split-K slice: raw sums into the workspace, laid out [z][n][m] in compute precision.

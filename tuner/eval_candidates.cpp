@@ -47,22 +47,17 @@ std::vector<EvalShape> read_eval_shapes(std::istream& in) {
 
 std::vector<gen::Tuning> eval_candidates(model::Picker& picker, const model::Problem& p, int top, int random,
                                          std::uint64_t seed) {
-  std::vector<gen::Tuning> fitting;
-  for (const gen::Tuning& t : picker.space(p.data))
-    if (model::candidate_fits(p, t)) fitting.push_back(t);
-  std::vector<gen::Tuning> out{picker.pick(p)};
+  std::vector<gen::Tuning> out = picker.top(p, 1 + std::max(top, 0));  // the pick, then its runners-up
   auto add = [&](const gen::Tuning& t) {
     if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
   };
-  const std::vector<float> score = picker.score(p, fitting);
-  std::vector<std::size_t> order(fitting.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
-  for (std::size_t i = 0; i < order.size() && static_cast<int>(out.size()) < 1 + top; ++i) add(fitting[order[i]]);
+  std::vector<gen::Tuning> fitting;
+  for (const gen::Tuning& t : picker.space(p.data))
+    if (model::candidate_fits(p, t)) fitting.push_back(t);
   std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
+  std::shuffle(fitting.begin(), fitting.end(), rng);
   const std::size_t want = out.size() + static_cast<std::size_t>(std::max(random, 0));
-  for (std::size_t i = 0; i < order.size() && out.size() < want; ++i) add(fitting[order[i]]);
+  for (std::size_t i = 0; i < fitting.size() && out.size() < want; ++i) add(fitting[i]);
   return out;
 }
 

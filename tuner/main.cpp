@@ -280,6 +280,9 @@ int main(int argc, char** argv) {
   eval->add_option("--random", eopt.random, "random candidates of the pruned space the oracle times")
       ->capture_default_str();
   eval->add_option("--seed", eopt.seed, "seed of the random candidates");
+  eval->add_option("--first-sight-k", eopt.first_sight_k,
+                   "also report the best of the heuristic's pick and the model's k best (dispatch.benchmark_top_k)")
+      ->capture_default_str();
   eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str();
   eopt.jit_workers = bopt.jit_workers;
   eval->add_option("--jit-workers", eopt.jit_workers, "processes compiling the candidates before timing (1: none)")

@@ -19,6 +19,8 @@ struct EvalOptions {
   std::string out;        // CSV to write
   int top = 8;            // the model's next best candidates the oracle also times
   int random = 56;        // random candidates of the pruned space
+  int first_sight_k = 4;  // also report the best of the heuristic's pick and the model's k best
+                          // (what dispatch.benchmark_top_k = k would run); <= top
   std::uint64_t seed = 1;
   double minutes = 8.5;   // wall-clock budget; shapes left over are reported, not timed
   int jit_workers = 1;    // processes compiling every candidate ahead of the timing (1: none)

@@ -47,18 +47,8 @@ std::vector<gen::Tuning> problem_configs(const model::Problem& p, const Categori
   };
   const auto h = heuristic_tuning(p, sms);
   if (h) add(*h);
-  if (picker && mix.model_top > 0) {
-    std::vector<gen::Tuning> fits;
-    for (const gen::Tuning& t : picker->space(p.data))
-      if (model::candidate_fits(p, t)) fits.push_back(t);
-    const std::vector<float> score = picker->score(p, fits);
-    std::vector<std::size_t> order(fits.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    const std::size_t top = std::min(order.size(), static_cast<std::size_t>(mix.model_top));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                      [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
-    for (std::size_t i = 0; i < top; ++i) add(fits[order[i]]);
-  }
+  if (picker && mix.model_top > 0)
+    for (const gen::Tuning& t : picker->top(p, mix.model_top)) add(t);
   if (h) {
     for (int i = 0; i < mix.neighbours; ++i)
       if (const auto n = neighbour(*h, p, rng)) add(*n);

@@ -57,17 +57,14 @@ class CpuEngine final : public Engine {
 
   void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
             Scalar beta, MatView c) override {
-    const T al = from<T>(alpha), be = from<T>(beta);
-    const bool product = !alpha.is_zero() && k > 0;
-    for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t i = 0; i < m; ++i) {
-        T sum{};
-        if (product)
-          for (std::int64_t l = 0; l < k; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
-        T& out = at(c, i, j);
-        const T added = product ? al * sum : T{};
-        out = beta.is_zero() ? added : added + be * out;
-      }
+    multiply(ta, tb, m, n, k, alpha, a, b, beta, c, [](std::int64_t, std::int64_t) { return true; }, false);
+  }
+
+  void gemm_triangle(Uplo uplo, bool hermitian, Op ta, Op tb, std::int64_t n, std::int64_t k, Scalar alpha,
+                     MatView a, MatView b, Scalar beta, MatView c) override {
+    multiply(
+        ta, tb, n, n, k, alpha, a, b, beta, c,
+        [uplo](std::int64_t i, std::int64_t j) { return i == j || stored(uplo, i, j); }, hermitian);
   }
 
   MatView scratch(std::int64_t rows, std::int64_t cols) override {
@@ -138,19 +135,6 @@ class CpuEngine final : public Engine {
     }
   }
 
-  void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) override {
-    const T be = from<T>(beta);
-    for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t i = 0; i < n; ++i) {
-        if (i != j && !stored(uplo, i, j)) continue;
-        T& out = at(c, i, j);
-        if (hermitian && i == j)
-          out = real_of(at(w, i, j)) + (beta.is_zero() ? T{} : be * real_of(out));
-        else
-          out = at(w, i, j) + (beta.is_zero() ? T{} : be * out);
-      }
-  }
-
   void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) override {
     const T al = from<T>(alpha);
     for (std::int64_t j = 0; j < n; ++j)
@@ -164,6 +148,25 @@ class CpuEngine final : public Engine {
 
  private:
   static bool stored(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i > j : i < j; }
+
+  // C(i, j) = alpha op(A) op(B) + beta C(i, j) where keep(i, j); hermitian: real diagonal.
+  template <class Keep>
+  void multiply(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
+                Scalar beta, MatView c, Keep keep, bool hermitian) {
+    const T al = from<T>(alpha), be = from<T>(beta);
+    const bool product = !alpha.is_zero() && k > 0;
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) {
+        if (!keep(i, j)) continue;
+        T sum{};
+        if (product)
+          for (std::int64_t l = 0; l < k; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
+        T& out = at(c, i, j);
+        const T added = product ? al * sum : T{};
+        out = beta.is_zero() ? added : added + be * out;
+        if (hermitian && i == j) out = real_of(out);
+      }
+  }
   static T& at(MatView v, std::int64_t i, std::int64_t j) { return static_cast<T*>(v.p)[i + j * v.ld]; }
   static T op_at(MatView v, Op op, std::int64_t i, std::int64_t j) {
     if (op == Op::N) return at(v, i, j);

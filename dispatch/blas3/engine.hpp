@@ -52,6 +52,12 @@ class Engine {
   virtual void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
                     MatView b, Scalar beta, MatView c) = 0;
 
+  // The `uplo` triangle of C (n x n) = that of alpha op(A) op(B) + beta C, op(A) n x k, with gemm's
+  // rules for zero scalars; the other triangle of C is never read or written (SYRK-type output).
+  // hermitian: diagonal imaginary parts become 0.
+  virtual void gemm_triangle(Uplo uplo, bool hermitian, Op ta, Op tb, std::int64_t n, std::int64_t k, Scalar alpha,
+                             MatView a, MatView b, Scalar beta, MatView c) = 0;
+
   // A rows x cols scratch matrix (ld == rows), valid until release.
   virtual MatView scratch(std::int64_t rows, std::int64_t cols) = 0;
   virtual void release(MatView w) = 0;
@@ -66,9 +72,6 @@ class Engine {
   // take only bs == max_inverse() when n > bs.
   virtual void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
                                       MatView w) = 0;
-  // The `uplo` triangle of C (n x n) = that of W + beta C (beta == 0: C not read). The other
-  // triangle of C is never touched. hermitian: diagonal imaginary parts become 0.
-  virtual void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) = 0;
   // C (m x n) = alpha C (alpha == 0: C becomes 0 without being read).
   virtual void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) = 0;
   // B (m x n) = A.

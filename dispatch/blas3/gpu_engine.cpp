@@ -34,32 +34,14 @@ class GpuEngine final : public blas3::Engine {
 
   void gemm(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
             MatView b, Scalar beta, MatView c) override {
-    if (m == 0 || n == 0) return;
-    GemmCall call;
-    call.data = t_;
-    call.op_a = ta;
-    call.op_b = tb;
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.a = a.p;
-    call.lda = a.ld;
-    call.b = b.p;
-    call.ldb = b.ld;
-    call.c = c.p;
-    call.ldc = c.ld;
-    call.alpha[0] = alpha.re;
-    call.alpha[1] = alpha.im;
-    call.beta[0] = beta.re;
-    call.beta[1] = beta.im;
-    call.stream = stream_;
-    const Outcome o = run_gemm(call);
-    if (!o.served) {
-      if (o.failed) note_write(c);  // part of C was written before the failure
-      throw EngineError("GEMM step: " + o.detail);
-    }
-    note_write(c);
-    if (first_gemm_.empty()) first_gemm_ = o.detail;
+    run(ta, tb, m, n, k, alpha, a, b, beta, c, gen::kFillWhole);
+  }
+
+  // One launch: the kernel's blocks outside the triangle return at once (kernel_abi.hpp fill).
+  void gemm_triangle(Uplo uplo, bool hermitian, gen::Op ta, gen::Op tb, std::int64_t n, std::int64_t k,
+                     Scalar alpha, MatView a, MatView b, Scalar beta, MatView c) override {
+    const int fill = (uplo == Uplo::Lower ? gen::kFillLower : gen::kFillUpper) | (hermitian ? gen::kFillHermitian : 0);
+    run(ta, tb, n, n, k, alpha, a, b, beta, c, fill);
   }
 
   MatView scratch(std::int64_t rows, std::int64_t cols) override {
@@ -87,9 +69,6 @@ class GpuEngine final : public blas3::Engine {
   }
   void triangle(Uplo uplo, Diag diag, std::int64_t n, MatView a, MatView w) override {
     helper({gen::HelperKind::Triangle, t_, uplo == Uplo::Lower, false, diag == Diag::Unit}, n, n, a, w, {});
-  }
-  void blend_triangle(Uplo uplo, bool hermitian, std::int64_t n, MatView w, Scalar beta, MatView c) override {
-    helper({gen::HelperKind::Blend, t_, uplo == Uplo::Lower, hermitian}, n, n, w, c, beta);
   }
   void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) override {
     helper({gen::HelperKind::Scale, t_}, m, n, c, c, alpha);
@@ -119,6 +98,38 @@ class GpuEngine final : public blas3::Engine {
 
 
  private:
+  // One GEMM step through the dispatcher; fill as in GemmCall.
+  void run(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+           MatView b, Scalar beta, MatView c, int fill) {
+    if (m == 0 || n == 0) return;
+    GemmCall call;
+    call.data = t_;
+    call.op_a = ta;
+    call.op_b = tb;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.a = a.p;
+    call.lda = a.ld;
+    call.b = b.p;
+    call.ldb = b.ld;
+    call.c = c.p;
+    call.ldc = c.ld;
+    call.alpha[0] = alpha.re;
+    call.alpha[1] = alpha.im;
+    call.beta[0] = beta.re;
+    call.beta[1] = beta.im;
+    call.stream = stream_;
+    call.fill = fill;
+    const Outcome o = run_gemm(call);
+    if (!o.served) {
+      if (o.failed) note_write(c);  // part of C was written before the failure
+      throw EngineError("GEMM step: " + o.detail);
+    }
+    note_write(c);
+    if (first_gemm_.empty()) first_gemm_ = o.detail;
+  }
+
   void helper(const gen::MatrixHelper& h, std::int64_t m, std::int64_t n, MatView src, MatView dst, Scalar s) {
     if (m == 0 || n == 0) return;
     if (m > INT32_MAX || n > INT32_MAX) throw EngineError("helper kernel beyond 32-bit sizes");

@@ -7,7 +7,7 @@
 
 namespace ptxblas::blas3 {
 
-// Block size of the triangular adaptors (diagonal blocks of TRSM and of the rank-k output).
+// Block size of the triangular adaptors (diagonal blocks of TRSM and TRMM).
 struct Blocking {
   std::int64_t nb = 128;
   // TRSM keeps every leaf's solution in one B-sized scratch (one copy into B at the end, not one
@@ -24,23 +24,20 @@ void symm(Engine& e, Side side, Uplo uplo, bool hermitian, std::int64_t m, std::
 //   SYRK  C = alpha op(A) op(A)^T + beta C            (b == a)
 //   SYRKX C = alpha op(A) op(B)^T + beta C
 //   HERK/HERKX with ^H, real alpha and beta, real diagonal
-// Only C's `uplo` triangle is read or written.
+// Only C's `uplo` triangle is read or written: one Engine::gemm_triangle step (two for the 2k forms).
 struct RankK {
   Uplo uplo = Uplo::Lower;
   Op trans = Op::N;
   bool hermitian = false;
   std::int64_t n = 0, k = 0;
 };
-// blk.nb is the diagonal leaf: 256 by default (n = 4096: 16 leaves, the rest in 15 large GEMMs).
-void rank_k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
-            Blocking blk = {256});
+void rank_k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c);
 // SYR2K  C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C
 // HER2K  C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C (beta real)
-void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c,
-             Blocking blk = {256});
+void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c);
 
 // TRMM (cuBLAS form): C = alpha op(A) B (Left) or alpha B op(A) (Right); A triangular. B and C
-// are m x n and may be the same matrix. blk.nb: the diagonal leaf, as for rank-k.
+// are m x n and may be the same matrix. blk.nb: the diagonal leaf (256 by default).
 void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, MatView c, Blocking blk = {256});
 

@@ -66,7 +66,7 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
     return c;
   }
   c.source = source;
-  unknown_keys(t, {"cpu", "offload", "gpu", "paths", "log"}, "", source, errors);
+  unknown_keys(t, {"cpu", "offload", "gpu", "paths", "log", "dispatch"}, "", source, errors);
   if (const toml::table* cpu = t["cpu"].as_table()) {
     unknown_keys(*cpu, {"blas", "gflops"}, "cpu.", source, errors);
     read_value(*cpu, "blas", c.cpu_blas, source, errors);
@@ -89,6 +89,16 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
       errors.push_back(where(source, *n) + ": 'gpu.keep_mib' must be >= 0; using the default");
     if (dev < 0) errors.push_back(source + ": 'gpu.device' must be >= 0; using 0");
     else c.gpu_device = static_cast<int>(dev);
+  }
+  if (const toml::table* disp = t["dispatch"].as_table()) {
+    unknown_keys(*disp, {"benchmark_top_k"}, "dispatch.", source, errors);
+    std::int64_t k = c.benchmark_top_k;
+    read_value(*disp, "benchmark_top_k", k, source, errors);
+    if (k >= 0 && k <= kMaxBenchmarkTopK)
+      c.benchmark_top_k = static_cast<int>(k);
+    else if (const toml::node* n = disp->get("benchmark_top_k"))
+      errors.push_back(where(source, *n) + ": 'dispatch.benchmark_top_k' must be 0 to " +
+                       std::to_string(kMaxBenchmarkTopK) + "; using 0");
   }
   if (const toml::table* paths = t["paths"].as_table()) {
     unknown_keys(*paths, {"models", "cache"}, "paths.", source, errors);

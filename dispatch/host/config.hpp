@@ -11,6 +11,8 @@
 
 namespace ptxblas::host {
 
+inline constexpr int kMaxBenchmarkTopK = 16;
+
 // When a host BLAS3 call goes to the GPU: always, never, or from a size (flops) on.
 struct OffloadRule {
   enum class Mode { Always, Never, Threshold } mode = Mode::Threshold;
@@ -24,6 +26,7 @@ struct Config {
   int gpu_device = 0;
   std::int64_t gpu_keep_mib = 2048;          // device memory offload keeps between calls (0: none)
   std::string model_dir, cache_dir;          // empty: defaults
+  int benchmark_top_k = 0;                   // first sight of a shape: time the model's k best (0: off)
   std::string log_level = "warn";            // quiet | warn | info
   OffloadRule default_rule;
   std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm

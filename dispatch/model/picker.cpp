@@ -1,6 +1,7 @@
 #include "picker.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -97,11 +98,7 @@ bool Picker::covers(const Problem& p) const {
   return model_.max_flops <= 0 || flops <= model_.max_flops;
 }
 
-gen::Tuning Picker::pick(const Problem& p) {
-  {
-    std::shared_lock lock(mutex_);
-    if (auto it = decisions_.find(p); it != decisions_.end()) return it->second;
-  }
+std::vector<gen::Tuning> Picker::top(const Problem& p, int k) {
   const Space& sp = space_entry(p.data);
   constexpr int kT = gen::kTuningParams;
   const int f = feature_count();
@@ -112,24 +109,39 @@ gen::Tuning Picker::pick(const Problem& p) {
   std::vector<std::size_t> fits;
   for (std::size_t i = 0; i < sp.tunings.size(); ++i)
     if (candidate_fits(p, sp.tunings[i])) fits.push_back(i);
-  gen::Tuning best;  // the space always holds kg == 1 candidates, so `fits` is never empty
-  if (!fits.empty()) {
-    std::vector<float> x(fits.size() * static_cast<std::size_t>(f)), s(fits.size());
-    constexpr int kP = kProblemFeatures + kT;
-    for (std::size_t r = 0; r < fits.size(); ++r) {
-      float* row = x.data() + r * static_cast<std::size_t>(f);
-      std::copy(prefix, prefix + kProblemFeatures, row);
-      std::copy_n(sp.features.data() + fits[r] * kT, kT, row + kProblemFeatures);
-      write_pair_features(p, sp.tunings[fits[r]], row + kP);
-      for (int j = kP; j < f; ++j)
-        row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
-    }
-    predict_parallel(model_.mlp, x.data(), fits.size(), static_cast<std::size_t>(f), s.data());
-    best = sp.tunings[fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())]];
+  std::vector<float> x(fits.size() * static_cast<std::size_t>(f)), s(fits.size());
+  constexpr int kP = kProblemFeatures + kT;
+  for (std::size_t r = 0; r < fits.size(); ++r) {
+    float* row = x.data() + r * static_cast<std::size_t>(f);
+    std::copy(prefix, prefix + kProblemFeatures, row);
+    std::copy_n(sp.features.data() + fits[r] * kT, kT, row + kProblemFeatures);
+    write_pair_features(p, sp.tunings[fits[r]], row + kP);
+    for (int j = kP; j < f; ++j)
+      row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
   }
-  std::unique_lock lock(mutex_);
-  decisions_.emplace(p, best);
+  if (!fits.empty()) predict_parallel(model_.mlp, x.data(), fits.size(), static_cast<std::size_t>(f), s.data());
+  std::vector<std::size_t> order(fits.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const std::size_t n = std::min(order.size(), static_cast<std::size_t>(std::max(k, 0)));
+  // Ties keep the space's order, so the first is the same as a max_element scan's.
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](std::size_t a, std::size_t b) { return s[a] > s[b] || (s[a] == s[b] && a < b); });
+  std::vector<gen::Tuning> best;
+  for (std::size_t i = 0; i < n; ++i) best.push_back(sp.tunings[fits[order[i]]]);
   return best;
+}
+
+gen::Tuning Picker::pick(const Problem& p) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = decisions_.find(p); it != decisions_.end()) return it->second;
+  }
+  const std::vector<gen::Tuning> best = top(p, 1);
+  // The space always holds kg == 1 candidates, so one always fits.
+  const gen::Tuning choice = best.empty() ? gen::Tuning{} : best.front();
+  std::unique_lock lock(mutex_);
+  decisions_.emplace(p, choice);
+  return choice;
 }
 
 gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {

@@ -41,6 +41,9 @@ class Picker {
   gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
   static constexpr float kTrustMargin = 0.15f;  // ~11%
 
+  // The model's k best candidates for p, best first (no cache; fewer when fewer fit).
+  std::vector<gen::Tuning> top(const Problem& p, int k);
+
   // Predicted log2 TFLOP/s of each candidate for p (no cache).
   std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;
 

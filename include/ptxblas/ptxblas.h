@@ -40,6 +40,15 @@ int ptxblas_describe_gemm(const char* type, char transa, char transb, int64_t m,
  * Returns 0, or -1 for a malformed spec. Never touches the GPU. */
 int ptxblas_force_tile(const char* spec);
 
+/* The first-sight benchmark for the whole process: with k > 0, the first GEMM of each new shape
+ * (cuBLAS API, a device with a performance model) times the heuristic's plan and the model's k
+ * best-predicted configurations on its own operands (into scratch, one synchronisation of its
+ * stream; never while the stream is captured) and keeps the fastest for that shape, in memory and
+ * in <cache>/decisions-<device key>.txt, read at the next start. k = 0 turns it off, k < 0
+ * returns to ptxblas.toml's dispatch.benchmark_top_k (default 0). Returns 0, or -1 for k > 16.
+ * Never touches the GPU itself. */
+int ptxblas_set_benchmark_top_k(int k);
+
 #ifdef __cplusplus
 }
 #endif

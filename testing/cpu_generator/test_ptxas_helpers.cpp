@@ -24,7 +24,6 @@ std::vector<MatrixHelper> all_helpers() {
       for (bool herm : {false, true}) {
         if (herm && !ptxblas::gen::is_complex(t)) continue;
         v.push_back({HelperKind::Symmetrize, t, lower, herm});
-        v.push_back({HelperKind::Blend, t, lower, herm});
       }
       for (bool unit : {false, true}) v.push_back({HelperKind::Triangle, t, lower, false, unit});
     }

@@ -21,6 +21,8 @@ keep_mib = 512
 [paths]
 models = "/m"
 cache = "/c"
+[dispatch]
+benchmark_top_k = 4
 [log]
 level = "info"
 [offload]
@@ -36,6 +38,7 @@ syrk = 5e9
   EXPECT_EQ(c.gpu_keep_mib, 512);
   EXPECT_EQ(c.model_dir, "/m");
   EXPECT_EQ(c.cache_dir, "/c");
+  EXPECT_EQ(c.benchmark_top_k, 4);
   EXPECT_EQ(c.log_level, "info");
   EXPECT_EQ(c.rule("gemm").mode, OffloadRule::Mode::Always);
   EXPECT_EQ(c.rule("trsm").mode, OffloadRule::Mode::Never);
@@ -60,6 +63,8 @@ gemm = "sometimes"
 gemv = 1e6
 [extra]
 x = 1
+[dispatch]
+benchmark_top_k = 99
 )", "bad.toml", errors);
   const Config d;
   EXPECT_EQ(c.cpu_blas, d.cpu_blas);
@@ -68,7 +73,8 @@ x = 1
   EXPECT_EQ(c.rule("gemm").min_flops, d.default_rule.min_flops);
   EXPECT_EQ(c.cpu_gflops, d.cpu_gflops);
   EXPECT_EQ(c.gpu_keep_mib, d.gpu_keep_mib);
-  ASSERT_EQ(errors.size(), 9u);
+  EXPECT_EQ(c.benchmark_top_k, 0);
+  ASSERT_EQ(errors.size(), 10u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -83,6 +89,7 @@ x = 1
   EXPECT_TRUE(mentions("'offload.gemm'", "12"));
   EXPECT_TRUE(mentions("'offload.gemv'", "13"));
   EXPECT_TRUE(mentions("'extra'", "14"));
+  EXPECT_TRUE(mentions("'dispatch.benchmark_top_k'", "17"));
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {

@@ -53,6 +53,27 @@ model::Model scores_ml() {
   return m;
 }
 
+TEST(Picker, TopIsTheModelsRankingBestFirst) {
+  model::Picker picker(trained());
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::N, 2560, 64, 2560};
+  const std::vector<gen::Tuning> top = picker.top(p, 6);
+  ASSERT_EQ(top.size(), 6u);
+  EXPECT_EQ(top.front(), picker.pick(p));
+  const std::vector<float> s = picker.score(p, top);
+  for (std::size_t i = 1; i < top.size(); ++i) {
+    EXPECT_GE(s[i - 1], s[i]) << i;
+    EXPECT_FALSE(top[i] == top[i - 1]);
+    EXPECT_TRUE(model::candidate_fits(p, top[i]));
+  }
+  // Nothing outside the top scores above its last member.
+  float best_rest = -1e30f;
+  for (const gen::Tuning& t : picker.space(p.data))
+    if (model::candidate_fits(p, t) && std::find(top.begin(), top.end(), t) == top.end())
+      best_rest = std::max(best_rest, picker.score(p, {t})[0]);
+  EXPECT_LE(best_rest, s.back());
+  EXPECT_TRUE(picker.top(p, 0).empty());
+}
+
 TEST(Picker, KeepsTheFallbackUnlessClearlyBeaten) {
   const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
   model::Picker probe(scores_ml());

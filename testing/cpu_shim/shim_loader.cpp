@@ -116,4 +116,9 @@ int force_tile(const char* spec) {
   return f(spec);
 }
 
+int set_benchmark_top_k(int k) {
+  static const auto f = ptxblas_fn<decltype(&ptxblas_set_benchmark_top_k)>("ptxblas_set_benchmark_top_k");
+  return f(k);
+}
+
 }  // namespace cpushim

@@ -42,5 +42,6 @@ bool driver_loadable();
 int describe(const char* type, char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, char* buf,
              std::size_t buflen);  // ptxblas_describe_gemm()
 int force_tile(const char* spec);  // ptxblas_force_tile()
+int set_benchmark_top_k(int k);    // ptxblas_set_benchmark_top_k()
 
 }  // namespace cpushim

@@ -168,5 +168,14 @@ TEST(ForceTile, ParsesSpecs) {
   EXPECT_EQ(force_tile("bogus"), -1);
 }
 
+// ptxblas_set_benchmark_top_k: 0 to 16, or negative for the configuration's value.
+TEST(BenchmarkTopK, AcceptsItsRange) {
+  EXPECT_EQ(set_benchmark_top_k(4), 0);
+  EXPECT_EQ(set_benchmark_top_k(16), 0);
+  EXPECT_EQ(set_benchmark_top_k(17), -1);
+  EXPECT_EQ(set_benchmark_top_k(0), 0);
+  EXPECT_EQ(set_benchmark_top_k(-1), 0);
+}
+
 }  // namespace
 }  // namespace cpushim

@@ -368,7 +368,8 @@ TYPED_TEST(Blas3, RankKFamily) {
     for (Form form : {Form::K, Form::TwoK, Form::Kx})
       for (cublasFillMode_t uplo : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
         for (cublasOperation_t trans : {CUBLAS_OP_N, herm ? CUBLAS_OP_C : CUBLAS_OP_T})
-          for (auto [n, k] : {std::pair{0, 5}, {1, 1}, {77, 33}, {300, 20}}) {
+          // 260 x 700: deep enough that the dispatcher may split K (the reduction then keeps the triangle).
+          for (auto [n, k] : {std::pair{0, 5}, {1, 1}, {77, 33}, {300, 20}, {260, 700}}) {
             const RankCase<T> rc{form, herm, uplo, trans, n, k};
             const bool by_rows = trans == CUBLAS_OP_N;
             Mat<T> a(by_rows ? n : k, by_rows ? k : n), b(by_rows ? n : k, by_rows ? k : n, 2), c(n, n);

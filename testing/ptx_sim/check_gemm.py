@@ -36,6 +36,7 @@ import simcheck  # noqa: E402
 from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
+FILL_LOWER, FILL_UPPER, FILL_HERMITIAN = 1, 2, 4  # generator/kernel_abi.hpp kFill*
 
 
 # A tile: (ml, nl, u, ms, ns, vec, mma, store_pad, stages) — mma True for the tensor-core family
@@ -80,7 +81,8 @@ def gemm_spec(t, opa, opb, tile, f16):
 
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
-                 dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False):
+                 dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
+                 fill=0, fill_diag=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -206,6 +208,20 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             add("nt split-K device alpha, m*n > 256" + sfx, t, "n", "t", small, 23, 17, u + 1, kchunk=u,
                 kg=2, dev_alpha=True, f16=f16)
         add("nt race check", t, "n", "t", small, ml + 2, nl - 1, 2 * u + 1, racecheck=True)
+        # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
+        # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
+        big = max(ml, nl) * 2 + 5
+        herm = FILL_HERMITIAN if TYPES[t].cplx else 0
+        add("nt fill lower", t, "n", "t", small, big, big, u + 3, fill=FILL_LOWER | herm)
+        add("tn fill upper beta=0 NaN C", t, "t", "n", small, big, big, 2 * u + 1, fill=FILL_UPPER, beta=0j)
+        add("nn fill lower diagonal +3, not square", t, "n", "n", small, big, ml + 2, u, fill=FILL_LOWER,
+            fill_diag=3)
+        add("nt fill upper diagonal -5 alpha=0", t, "n", "t", small, ml + 4, big, u, fill=FILL_UPPER | herm,
+            fill_diag=-5, alpha=0j)
+        add("nt fill lower split-K", t, "n", "t", small, big, big, 2 * u + 3, kchunk=u, kg=3,
+            fill=FILL_LOWER | herm)
+        add("tn fill upper split-K device scalars", t, "t", "n", small, big, big, u + 1, kchunk=u, kg=2,
+            fill=FILL_UPPER, fill_diag=2, dev_alpha=True, dev_beta=True)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -309,6 +325,13 @@ MUTATIONS = [
      "double buffer: the K loop's only barrier removed"),
     ("simt_s_nt_32x32x8_2x2_v2_s2", "sub.u32 %v_stage_a, 1024, %v_stage_a;", "sub.u32 %v_stage_a, 0, %v_stage_a;",
      True, "double buffer: A's stage offset not toggled"),
+    ("mma_d_nt_32x32x16_16x16_s2", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_flo;", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_fd;",
+     True, "fill: the triangle's lower bound dropped from the stores"),
+    ("simt_c_nt_32x32x8_2x2_v2", "@%v_p_fill_real mov.f32 %v_out_i, 0f00000000;", "", True,
+     "fill: a Hermitian diagonal keeps its imaginary part"),
+    ("splitk_reduce_s", "@!%v_p_in_fill ret;", "", True, "split-K reduction writes outside the fill"),
+    ("mma_z_tn_32x32x8_16x16_s2", "sub.s32 %v_tile_dmin, %v_tile_dmax, 31;", "sub.s32 %v_tile_dmin, %v_tile_dmax, 0;",
+     True, "fill: blocks that hold part of the upper triangle skipped"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),
@@ -366,42 +389,53 @@ def _run_case(c, ptx_dir):
         A.allow(mem, mem.R)
         B.allow(mem, mem.R)
     scalars = alpha_host + beta_host + [alpha_ptr, beta_ptr]
+    # The elements of C that exist: all, or the fill's triangle (kernel_abi.hpp).
+    def inside(i, j):
+        d = i - j
+        return not ((c.fill & FILL_LOWER and d < c.fill_diag) or (c.fill & FILL_UPPER and d > c.fill_diag))
+
+    fill_args = [c.fill, c.fill_diag]
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile)
     grid = (-(-m // ml), -(-n // nl), c.kg)
     if c.kchunk:
         ws_bytes = c.kg * m * n * ti.cb
         ws = mem.alloc(ws_bytes, fill=b"\xff")
-        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk], mem,
-                      grid, (threads, 1, 1), racecheck=c.racecheck)
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
+                      fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
-        C.allow(mem, mem.W | (0 if beta_zero else mem.R))
-        ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars, mem,
+        C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars + fill_args, mem,
                       (-(-(m * n) // REDUCE_THREADS), 1, 1), (REDUCE_THREADS, 1, 1))
     else:
-        C.allow(mem, mem.W | (0 if beta_zero else mem.R))
-        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k], mem,
+        C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,
                       grid, (threads, 1, 1), racecheck=c.racecheck)
 
     # Reference and comparison.
     bad = []
     for j in range(n):
         for i in range(m):
+            if not inside(i, j):
+                continue
             prods = [opa(i, l) * opb(l, j) for l in range(k)]
             s = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
             mag = sum(abs(opa(i, l)) * abs(opb(l, j)) for l in range(k))
             cij = C.val[i, j]
             # BLAS: alpha == 0 or k == 0 leaves C = beta C, whatever alpha is (also infinite).
             ref = (alpha * s if product_read else 0) + (0 if beta_zero else beta * cij)
+            if c.fill & FILL_HERMITIAN and i - j == c.fill_diag:
+                ref = complex(ref.real, 0)  # a Hermitian result's diagonal is real
             bound = (abs(alpha) * mag if product_read else 0) + (0 if beta_zero else abs(beta) * abs(cij))
             tol = 4 * (k + c.kg + 4) * ti.eps * bound + ti.out_eps * abs(ref) + ti.out_abs
             got = ti.get(mem, C.at(i, j))
             err = abs(got - ref)
             if not err <= tol:
                 bad.append("C(%d,%d) = %r, expected %r (|err| %.3g > tol %.3g)" % (i, j, got, ref, err, tol))
-    # A, B and the padding rows of C must be unchanged.
-    for M, what, skip in ((A, "A", 0), (B, "B", 0), (C, "C padding", m)):
-        bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, lambda i, j: i >= skip)]
+    # A, B, the padding rows of C and C outside the fill must be unchanged.
+    for M, what, keep in ((A, "A", lambda i, j: True), (B, "B", lambda i, j: True),
+                          (C, "C padding or outside the fill", lambda i, j: i >= m or not inside(i, j))):
+        bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, keep)]
     return simcheck.wrong(bad)
 
 
@@ -413,6 +447,8 @@ def describe(c):
                                 " (f16)" if c.f16 else "")
     if c.kchunk:
         s += " split-K kchunk=%d kg=%d (+%s)" % (c.kchunk, c.kg, c.reduce)
+    if c.fill:
+        s += " fill=%d diag=%d" % (c.fill, c.fill_diag)
     if c.racecheck:
         s += " racecheck"
     return s

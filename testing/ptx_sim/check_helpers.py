@@ -2,7 +2,7 @@
 """CPU check of the level-3 helper kernels (generator/matrix_helpers_ptx.hpp), run in the PTX
 simulator and compared with a Python model of dispatch/blas3/cpu_engine.cpp.
 
-Element-wise helpers (Copy, Scale, Symmetrize, Triangle, Blend) are launched as
+Element-wise helpers (Copy, Scale, Symmetrize, Triangle) are launched as
 dispatch/blas3/gpu_engine.cpp does (grid x = ceil(m / 256), 256 threads) but mostly with a small
 gridDim.y (3) so that every thread walks several columns; some cases use the production
 gridDim.y = n. The triangular inverse runs one block of 32 threads per diagonal block (n = 70:
@@ -13,12 +13,9 @@ Memory permissions make the contract checkable (a forbidden access faults in the
   Scale       dst writable inside m x n, readable only when s != 0 (s == 0 runs on NaN)
   Symmetrize  src readable only in the stored triangle and the diagonal; dst writable in n x n
   Triangle    src readable only in the stored triangle (and the diagonal unless unit)
-  Blend       src readable, dst writable (and readable when s != 0) only in the stored triangle
-              and the diagonal; nothing else of dst accessible (s == 0 runs with NaN there)
   Inverse     src readable only in the stored triangle (diagonal excluded for unit); dst writable
 Padding rows of every leading dimension hold NaN and, with everything else a kernel may not
-write, must be unchanged. Symmetrize, Triangle and Copy must be exact; Scale and Blend within a
-few roundings of the compute type; the inverse X must satisfy |T X - I| <= c n eps |T| |X| and be
+write, must be unchanged. Symmetrize, Triangle and Copy must be exact; Scale within a few roundings of the compute type; the inverse X must satisfy |T X - I| <= c n eps |T| |X| and be
 exactly zero in the other triangle.
 
   check_helpers.py --gen build/bin/ptxblas_ptx_sim_gen        generate the kernels, run every case
@@ -50,7 +47,7 @@ MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
 TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
 
-KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "b": "blend", "i": "inverse"}
+KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse"}
 
 
 def kernel_name(kind, t, lower, herm, unit):
@@ -59,9 +56,9 @@ def kernel_name(kind, t, lower, herm, unit):
         return "tri_inv_%s_%s%s" % (t, "l" if lower else "u", "_unit" if unit else "")
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
-    if kind in "ytb":
+    if kind in "yt":
         s += "_l" if lower else "_u"
-    if kind in "yb" and herm:
+    if kind == "y" and herm:
         s += "_herm"
     if kind == "t" and unit:
         s += "_unit"
@@ -72,9 +69,9 @@ def kernel_spec(kind, t, lower, herm, unit):
     if kind == "i":
         return "inverse:%s:%s%s" % (t, "l" if lower else "u", ":unit" if unit else "")
     s = "helper:%s:%s" % (kind, t)
-    if kind in "ytb":
+    if kind in "yt":
         s += ":l" if lower else ":u"
-    if kind in "yb" and herm:
+    if kind == "y" and herm:
         s += ":herm"
     if kind == "t" and unit:
         s += ":unit"
@@ -108,9 +105,9 @@ def build_cases():
     cases = []
     rng = random.Random(20240917)
 
-    def scal(t, real=False):
+    def scal(t):
         re_ = rng.choice([1.0, -1.0]) * rng.uniform(0.5, 1.5)
-        return complex(re_, 0.0 if real or not TYPES[t].cplx else rng.uniform(-1.5, 1.5))
+        return complex(re_, 0.0 if not TYPES[t].cplx else rng.uniform(-1.5, 1.5))
 
     def add(name, kind, t, m, n, **kw):
         kw.setdefault("pads", (rng.randint(1, 3), rng.randint(1, 3)))
@@ -133,12 +130,6 @@ def build_cases():
                 hs = " hermitian" if herm else ""
                 add("%s%s n=19 gy=3" % (lu, hs), "y", t, 19, 19, lower=lower, herm=herm, gy=3)
                 add("%s%s n=6 gy=n" % (lu, hs), "y", t, 6, 6, lower=lower, herm=herm)
-                s_nz = scal(t, real=herm)  # the Hermitian routines pass a real beta
-                add("%s%s n=18 gy=3 s=%s" % (lu, hs, "complex" if cplx and not herm else "real"), "b", t, 18, 18,
-                    lower=lower, herm=herm, gy=3, s=s_nz)
-                add("%s%s n=7 s=0 NaN dst" % (lu, hs), "b", t, 7, 7, lower=lower, herm=herm, s=0j)
-            if cplx:  # the non-Hermitian kernel with a complex s on the diagonal
-                add("%s n=5 gy=n complex s" % lu, "b", t, 5, 5, lower=lower, s=scal(t))
             for unit in (False, True):
                 us = " unit" if unit else ""
                 add("%s%s n=21 gy=3" % (lu, us), "t", t, 21, 21, lower=lower, unit=unit, gy=3)
@@ -149,7 +140,6 @@ def build_cases():
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
-    add("lower n=257 gy=2 s=real", "b", "d", 257, 257, lower=True, gy=2, s=complex(-0.75, 0))
     return cases
 
 
@@ -160,12 +150,6 @@ MUTATIONS = [
      "Hermitian mirror without conjugation"),
     ("mat_y_z_u_herm", "@%v_p_diag mov.f64 %v_v_i, 0d0000000000000000;", "", True,
      "Hermitian diagonal imaginary part kept"),
-    ("mat_b_d_l", "@!%v_p_tri bra L_done;", "", True,
-     "Blend touching the other triangle"),
-    ("mat_b_c_u_herm", "@%v_p_diag mov.f32 %v_c_i, 0f00000000;", "", True,
-     "Hermitian Blend: dst diagonal imaginary part not dropped"),
-    ("mat_b_s_u", "@%v_p_s_zero bra L_store;", "", True,
-     "Blend reads dst although s == 0"),
     ("mat_s_z", "@%v_p_s_zero bra L_store;", "", True,
      "Scale reads dst although s == 0"),
     ("mat_s_c", "neg.f32 %v_neg_s_im, %v_s_im;", "mov.f32 %v_neg_s_im, %v_s_im;", True,
@@ -225,10 +209,7 @@ def _run_case(c, ptx_dir):
         lds = ldd
     else:
         S = Matrix(mem, ti, m, n, lds, lambda i, j: uniform(rng, ti))
-        if c.kind == "b":  # dst's triangle NaN when s == 0 (must not be read), values elsewhere
-            D = Matrix(mem, ti, m, n, ldd, lambda i, j: None if s_zero and tri(i, j) else uniform(rng, ti))
-        else:
-            D = Matrix(mem, ti, m, n, ldd, lambda i, j: None)
+        D = Matrix(mem, ti, m, n, ldd, lambda i, j: None)
 
     # What the kernel may read and write; the reference result where it writes.
     R, W = mem.R, mem.W
@@ -243,12 +224,9 @@ def _run_case(c, ptx_dir):
     elif c.kind == "t":
         S.allow(mem, R, (lambda i, j: stored(i, j)) if c.unit else tri)
         D.allow(mem, W)
-    elif c.kind == "b":
-        S.allow(mem, R, tri)
-        D.allow(mem, W | (0 if s_zero else R), tri)
 
     def ref(i, j):
-        """(value, bound on |value| terms for rounding, exact?) after the kernel; None: untouched."""
+        """(value, bound on |value| terms for rounding, exact?) after the kernel."""
         a = S.val[i, j]
         if c.kind == "c":
             return a, 0, True
@@ -265,16 +243,7 @@ def _run_case(c, ptx_dir):
         if c.kind == "t":
             if i == j:
                 return (1 + 0j if c.unit else a), 0, True
-            return (a if stored(i, j) else 0j), 0, True
-        # Blend
-        if not tri(i, j):
-            return None
-        d = D.val[i, j]
-        if c.herm and i == j:
-            a, d = complex(a.real, 0), complex(d.real, 0)
-        if s_zero:
-            return a, 0, True
-        return a + s * d, abs(a) + abs(s) * abs(d), False
+        return (a if stored(i, j) else 0j), 0, True
 
     kn = kernel(ptx_dir, c.kernel)
     gx = -(-m // HELPER_THREADS)
@@ -284,10 +253,7 @@ def _run_case(c, ptx_dir):
     bad = []
     for j in range(n):
         for i in range(m):
-            r = ref(i, j)
-            if r is None:
-                continue
-            want, bound, exact = r
+            want, bound, exact = ref(i, j)
             got = ti.get(mem, D.at(i, j))
             if exact:
                 ok = got == want
@@ -299,10 +265,7 @@ def _run_case(c, ptx_dir):
             if not ok:
                 bad.append("dst(%d,%d) = %s, expected %s" % (i, j, _fmt(got), _fmt(want)))
     # src unchanged everywhere; dst unchanged in the padding and wherever the kernel may not write.
-    if c.kind == "b":
-        keep = lambda i, j: i >= m or not tri(i, j)  # noqa: E731
-    else:
-        keep = lambda i, j: i >= m  # noqa: E731
+    keep = lambda i, j: i >= m  # noqa: E731
     if S is not D:
         bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     bad += ["dst element (%d,%d) changed (must not be written)" % ij for ij in D.changed(mem, keep)]
@@ -374,7 +337,7 @@ def _run_inverse(c, ptx_dir):
 
 def describe(c):
     s = "%s: %s m=%d n=%d lds/ldd pads=%s gridDim.y=%d" % (c.name, c.kernel, c.m, c.n, c.pads, c.gy)
-    if c.kind in "sb":
+    if c.kind == "s":
         s += " s=%s" % c.s
     return s
 

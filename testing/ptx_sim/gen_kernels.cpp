@@ -15,7 +15,7 @@
 //              of sm_90 and appends _sm80 to the kernel's name (entry and file)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
-//                                                      t (triangle) b (blend); default lower
+//                                                      t (triangle); default lower
 //            | inverse:<t>:<l|u>[:unit]                the small triangular inverse
 //       <t> one of h b s d c z (helpers and inverse: s d c z); ops n t c. Writes
 //       OUTDIR/<kernel name>.ptx and prints "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
@@ -76,7 +76,6 @@ HelperKind helper_kind_of(const std::string& s) {
   if (s == "s") return HelperKind::Scale;
   if (s == "y") return HelperKind::Symmetrize;
   if (s == "t") return HelperKind::Triangle;
-  if (s == "b") return HelperKind::Blend;
   throw std::invalid_argument("unknown helper kind '" + s + "'");
 }
 
