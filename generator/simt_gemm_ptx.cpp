@@ -730,22 +730,18 @@ class Emitter {
       ins("add.s32 " + ri + ", " + rowi + ", " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
-    // A plain GEMM's stores carry no fill test: the fill is checked only on its own path. (Read
-    // again here rather than kept live through the main loop.)
+    // One store path for plain and triangular output: a second copy of it for the fill alone
+    // cost ptxas a register in the S 128x128 kernel (129: one block per SM instead of two).
+    // (Read again here rather than kept live through the main loop.)
     read_fill();
-    ins("setp.ne.s32 " + r("pred", "p_fill") + ", %fill, " + num(kFillWhole));
-    ins("@%p_fill bra L_store_fill");
-    store_tile(bz, cbase, false);
-    ins("ret");
-    w_.label("L_store_fill");
-    store_tile(bz, cbase, true);
+    store_tile(bz, cbase);
     ins("ret");
     partial_epilogue();
   }
 
-  // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); fill: only
-  // those inside the fill (read_fill()'s range) are read and written.
-  void store_tile(const std::string& bz, const std::string& cbase, bool fill) {
+  // The thread's elements of C from column base `cbase` (after epilogue()'s set-up) that lie
+  // inside the fill (read_fill()'s range).
+  void store_tile(const std::string& bz, const std::string& cbase) {
     const std::string ldcb = "%ldc_bytes", cptr = "%c_col", tmp = "%c_tmp";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
@@ -758,16 +754,14 @@ class Emitter {
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out"), pr = r("pred", "p_read"), d = r("s32", "fd");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
-        if (fill) {
-          ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
-          ins("and.pred " + p + ", " + p + ", " + in_fill(d));
-        }
+        ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
+        ins("and.pred " + p + ", " + p + ", " + in_fill(d));
         ins("and.pred " + pr + ", " + p + ", !" + bz);
         const std::string addr = "[" + cptr + "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]";
         mul(out, alpha_, acc(i, j));
         read_c(cv, pr, addr);
         mul_add(out, beta_, cv);
-        if (fill) real_on_fill_diagonal(out, d);
+        real_on_fill_diagonal(out, d);
         write_c(out, p, addr);
       }
     }

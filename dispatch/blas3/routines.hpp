@@ -13,6 +13,10 @@ struct Blocking {
   // TRSM keeps every leaf's solution in one B-sized scratch (one copy into B at the end, not one
   // per leaf) when B takes at most this many bytes.
   std::int64_t solution_bytes = std::int64_t{256} << 20;
+  // TRMM materialises the whole triangle in scratch and runs one GEMM per panel of max(nb, dim / 8)
+  // rows or columns when it takes at most this many bytes; larger ones go by recursive halving
+  // with nb-wide diagonal leaves.
+  std::int64_t triangle_bytes = std::int64_t{1} << 30;
 };
 
 // SYMM / HEMM: C = alpha A B + beta C (Left) or alpha B A + beta C (Right), A symmetric (or
@@ -37,7 +41,8 @@ void rank_k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scala
 void rank_2k(Engine& e, const RankK& r, Scalar alpha, MatView a, MatView b, Scalar beta, MatView c);
 
 // TRMM (cuBLAS form): C = alpha op(A) B (Left) or alpha B op(A) (Right); A triangular. B and C
-// are m x n and may be the same matrix. blk.nb: the diagonal leaf (256 by default).
+// are m x n and may be the same matrix. Panels over the materialised triangle
+// (blk.triangle_bytes), else recursive halving with diagonal leaves of blk.nb (256 by default).
 void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, MatView c, Blocking blk = {256});
 

@@ -1,8 +1,11 @@
-// TRMM (cuBLAS's out-of-place form): the triangle split recursively in halves (whole leaves of
-// nb), as in the rank-k adaptor. For op(A) lower, [C1; C2] = [L11 S1; L21 S1 + L22 S2]: each
-// diagonal leaf is materialised (explicit zeros, unit diagonal) in scratch and multiplied by one
-// GEMM, and each off-diagonal block adds one large GEMM (upper and Right side alike). When C and
-// B overlap, B is copied first (S): GEMM cannot run in place.
+// TRMM (cuBLAS's out-of-place form). When C and B overlap, B is copied first (S): GEMM cannot run
+// in place. Then, when the triangle fits blk.triangle_bytes, it is materialised whole (explicit
+// zeros, unit diagonal) in scratch and C is computed in panels of rows (Left) or columns (Right),
+// one GEMM each over only the part of K where op(A) is not zero: with 8 panels that is 9/16 of a
+// full GEMM's work, in launches large enough to fill the GPU. Else the triangle is split
+// recursively in halves (whole leaves of nb): for op(A) lower, [C1; C2] = [L11 S1; L21 S1 + L22 S2]:
+// each diagonal leaf materialised and multiplied by one GEMM, each off-diagonal block one large
+// GEMM (upper and Right side alike).
 #include <algorithm>
 #include <optional>
 
@@ -34,9 +37,9 @@ struct Trmm {
 
   // op(A) lower triangular (stored lower and not transposed, or stored upper and transposed).
   bool lower() const { return (uplo == Uplo::Lower) == (transa == Op::N); }
-  // Where op(A)'s block at (r0, c0) is stored (op applied by the GEMM).
-  MatView op_a(std::int64_t r0, std::int64_t c0) const {
-    return transa == Op::N ? sub(a, r0, c0, t) : sub(a, c0, r0, t);
+  // Where op(X)'s block at (r0, c0) is stored (op applied by the GEMM); X is A or its triangle.
+  MatView op_block(MatView x, std::int64_t r0, std::int64_t c0) const {
+    return transa == Op::N ? sub(x, r0, c0, t) : sub(x, c0, r0, t);
   }
 
   // The diagonal block [i, i + d) of op(A) times S's matching rows (Left) or columns (Right).
@@ -48,6 +51,26 @@ struct Trmm {
       e.gemm(Op::N, transa, m, d, d, alpha, sub(s, 0, i, t), tri, Scalar{}, sub(c, 0, i, t));
   }
 
+  // tri holds the whole materialised triangle (dim x dim); panels of h rows / columns of C.
+  void panels(std::int64_t h) {
+    const std::int64_t dim = side == Side::Left ? m : n;
+    e.triangle(uplo, diag, dim, a, tri);
+    for (std::int64_t p0 = 0; p0 < dim; p0 += h) {
+      const std::int64_t p1 = std::min(dim, p0 + h), w = p1 - p0;
+      if (side == Side::Left) {
+        if (lower())  // rows [p0, p1) sum over l < p1
+          e.gemm(transa, Op::N, w, n, p1, alpha, op_block(tri, p0, 0), s, Scalar{}, sub(c, p0, 0, t));
+        else  // over l >= p0
+          e.gemm(transa, Op::N, w, n, dim - p0, alpha, op_block(tri, p0, p0), sub(s, p0, 0, t), Scalar{}, sub(c, p0, 0, t));
+      } else {
+        if (lower())  // columns [p0, p1) sum over l >= p0
+          e.gemm(Op::N, transa, m, w, dim - p0, alpha, sub(s, 0, p0, t), op_block(tri, p0, p0), Scalar{}, sub(c, 0, p0, t));
+        else  // over l < p1
+          e.gemm(Op::N, transa, m, w, p1, alpha, s, op_block(tri, 0, p0), Scalar{}, sub(c, 0, p0, t));
+      }
+    }
+  }
+
   void run(std::int64_t i, std::int64_t d) {
     if (d <= nb) return leaf(i, d);
     const std::int64_t leaves = (d + nb - 1) / nb;
@@ -57,14 +80,14 @@ struct Trmm {
     const Scalar one{1, 0};
     if (side == Side::Left) {
       if (lower())  // C2 += op(A)21 S1
-        e.gemm(transa, Op::N, d2, n, d1, alpha, op_a(j, i), sub(s, i, 0, t), one, sub(c, j, 0, t));
+        e.gemm(transa, Op::N, d2, n, d1, alpha, op_block(a, j, i), sub(s, i, 0, t), one, sub(c, j, 0, t));
       else  // C1 += op(A)12 S2
-        e.gemm(transa, Op::N, d1, n, d2, alpha, op_a(i, j), sub(s, j, 0, t), one, sub(c, i, 0, t));
+        e.gemm(transa, Op::N, d1, n, d2, alpha, op_block(a, i, j), sub(s, j, 0, t), one, sub(c, i, 0, t));
     } else {
       if (lower())  // C1 += S2 op(A)21
-        e.gemm(Op::N, transa, m, d1, d2, alpha, sub(s, 0, j, t), op_a(j, i), one, sub(c, 0, i, t));
+        e.gemm(Op::N, transa, m, d1, d2, alpha, sub(s, 0, j, t), op_block(a, j, i), one, sub(c, 0, i, t));
       else  // C2 += S1 op(A)12
-        e.gemm(Op::N, transa, m, d2, d1, alpha, sub(s, 0, i, t), op_a(i, j), one, sub(c, 0, j, t));
+        e.gemm(Op::N, transa, m, d2, d1, alpha, sub(s, 0, i, t), op_block(a, i, j), one, sub(c, 0, j, t));
     }
   }
 };
@@ -80,8 +103,9 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   }
   const DataType t = e.data();
   const std::int64_t dim = side == Side::Left ? m : n;
+  const bool whole = dim <= blk.triangle_bytes / gen::storage_bytes(t) / dim;  // dim^2 elements fit
   const std::int64_t nb = std::max<std::int64_t>(1, std::min(blk.nb, dim));
-  Scratch tri(e, nb, nb);
+  Scratch tri(e, whole ? dim : nb, whole ? dim : nb);
   MatView src = b;
   std::optional<Scratch> copy;
   if (overlap(b, c, m, n, t)) {
@@ -89,7 +113,11 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
     e.copy(m, n, b, copy->view());
     src = copy->view();
   }
-  Trmm{e, side, uplo, transa, diag, m, n, alpha, a, src, c, tri.view(), nb, t}.run(0, dim);
+  Trmm op{e, side, uplo, transa, diag, m, n, alpha, a, src, c, tri.view(), nb, t};
+  if (whole)
+    op.panels(std::max(nb, (dim + 7) / 8));
+  else
+    op.run(0, dim);
 }
 
 }  // namespace ptxblas::blas3

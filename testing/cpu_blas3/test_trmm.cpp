@@ -22,7 +22,9 @@ TYPED_TEST(Trmm, MatchesReference) {
         for (Diag diag : {Diag::NonUnit, Diag::Unit})
           for (std::int64_t m : {0, 1, 4, 13})
             for (std::int64_t n : {0, 1, 4, 13})
-              for (std::int64_t nb : {4, 256})  // 4: leaves and off-diagonal GEMMs at these sizes
+              // Panels over the materialised triangle (the default) of 4 (several at these sizes) and
+              // of 256 (one); recursive halving (triangle_bytes 0) with leaves of 4.
+              for (std::int64_t nb : {4, 256, -4})
                 for (int s = 0; s < 3; ++s)
                   for (bool in_place : {false, true}) {
                     const std::int64_t dim = side == Side::Left ? m : n;
@@ -37,8 +39,9 @@ TYPED_TEST(Trmm, MatchesReference) {
                                  &want.ld32(), 1, 1, 1, 1);
                     Matrix<T> c(m, n, 1);  // out of place: C starts NaN and is never read
                     Matrix<T>& out = in_place ? b : c;
+                    const Blocking blk = nb > 0 ? Blocking{nb} : Blocking{-nb, Blocking{}.solution_bytes, 0};
                     trmm(*engine, side, uplo, trans, diag, m, n, scalar(alpha), a.view(), b.view(), out.view(),
-                         Blocking{nb});
+                         blk);
                     Matrix<T> got(m, n, 2);
                     for (std::int64_t j = 0; j < n; ++j)
                       for (std::int64_t i = 0; i < m; ++i) got(i, j) = out(i, j);
