@@ -173,6 +173,8 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     plan.kg = 1;
     plan.kchunk = call.k;
   }
+  // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
+  plan.config.fill = call.fill != gen::kFillWhole;
   CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!fn) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);

@@ -11,7 +11,8 @@
 //   u64 ws             0: finish C here. Else split-K: block z sums K range
 //   s32 kchunk            [z*kchunk, min(k, (z+1)*kchunk)) into ws[z][n][m] (compute precision),
 //                         alpha/beta unused; kchunk is a multiple of the tile's K-step.
-//   s32 fill, fill_diag   which elements of C exist (kFill* below; SYRK-type output): with
+//   s32 fill, fill_diag   read only by kernels generated with KernelConfig::fill (others ignore
+//                         them): which elements of C exist (kFill* below; SYRK-type output): with
 //                         kFillLower only (i, j) with i - j >= fill_diag, with kFillUpper only
 //                         i - j <= fill_diag are read or written; blocks whose tile holds none
 //                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag

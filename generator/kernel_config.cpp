@@ -65,6 +65,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.vec > 1) s += "_v" + std::to_string(c.vec);
   if (c.store_pad) s += "_p";
   if (c.stages > 1) s += "_s" + std::to_string(c.stages);
+  if (c.fill) s += "_tri";
   return s;
 }
 

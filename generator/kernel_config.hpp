@@ -32,6 +32,11 @@ struct KernelConfig {
   // stores (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.
   // (f64/c64 keep such operands [k][mn], conflict-free both ways, so need no choice.)
   bool store_pad = false;
+  // Triangular output (SYRK-type): the kernel reads the fill parameters (kernel_abi.hpp), skips
+  // blocks outside the triangle and tests each store. Not a tuning choice: a variant the launcher
+  // asks for, so that plain GEMM kernels carry none of it (its code cost the S 128x128 TT kernel
+  // 7 registers and half its occupancy).
+  bool fill = false;
 
   int threads() const { return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1); }
   bool operator==(const KernelConfig&) const = default;

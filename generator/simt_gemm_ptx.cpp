@@ -22,7 +22,7 @@ class Emitter {
     const std::string name = kernel_name(c_);
     read_params();
     thread_indices();
-    skip_tile_outside_fill();
+    if (c_.fill) skip_tile_outside_fill();
     read_scalar("alpha", alpha_);
     skip_when_no_product();
     setup_operand(Operand::A);
@@ -730,17 +730,15 @@ class Emitter {
       ins("add.s32 " + ri + ", " + rowi + ", " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
-    // One store path for plain and triangular output: a second copy of it for the fill alone
-    // cost ptxas a register in the S 128x128 kernel (129: one block per SM instead of two).
     // (Read again here rather than kept live through the main loop.)
-    read_fill();
+    if (c_.fill) read_fill();
     store_tile(bz, cbase);
     ins("ret");
     partial_epilogue();
   }
 
-  // The thread's elements of C from column base `cbase` (after epilogue()'s set-up) that lie
-  // inside the fill (read_fill()'s range).
+  // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); a fill
+  // kernel's only where they lie inside the fill (read_fill()'s range).
   void store_tile(const std::string& bz, const std::string& cbase) {
     const std::string ldcb = "%ldc_bytes", cptr = "%c_col", tmp = "%c_tmp";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
@@ -754,14 +752,16 @@ class Emitter {
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out"), pr = r("pred", "p_read"), d = r("s32", "fd");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
-        ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
-        ins("and.pred " + p + ", " + p + ", " + in_fill(d));
+        if (c_.fill) {
+          ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
+          ins("and.pred " + p + ", " + p + ", " + in_fill(d));
+        }
         ins("and.pred " + pr + ", " + p + ", !" + bz);
         const std::string addr = "[" + cptr + "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]";
         mul(out, alpha_, acc(i, j));
         read_c(cv, pr, addr);
         mul_add(out, beta_, cv);
-        real_on_fill_diagonal(out, d);
+        if (c_.fill) real_on_fill_diagonal(out, d);
         write_c(out, p, addr);
       }
     }

@@ -1,5 +1,6 @@
-// Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90, and a fixed
-// random sample of the mma grid (tuner/mma_grid) with random layouts for sm_90.
+// Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90, its
+// triangular-output variant in one layout, and a fixed random sample of the mma grid
+// (tuner/mma_grid) with random layouts for sm_90.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -47,6 +48,17 @@ std::vector<Variant> all_families() {
             c.op_b = b;
             out.push_back({with_tile(c, t), sm});
           }
+    // The triangular-output variant (SYRK-type launches) of every catalogued tile, one layout.
+    for (const Tile& t : tile_catalog(tv.data)) {
+      KernelConfig c;
+      c.data = tv.data;
+      c.scalar_f16 = tv.f16_scalars;
+      c.op_a = Op::N;
+      c.op_b = Op::T;
+      c = with_tile(c, t);
+      c.fill = true;
+      out.push_back({c, 90});
+    }
   }
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);

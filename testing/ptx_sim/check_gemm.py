@@ -87,8 +87,9 @@ class Case:
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
         # sm80: the kernel as generated for sm_80 (f64 fragments through m8n8k4 instead of m16n8k8).
-        self.kernel = kernel_name(t, opa, opb, tile, f16) + ("_sm80" if sm80 else "")
-        self.spec = gemm_spec(t, opa, opb, tile, f16) + (":sm80" if sm80 else "")
+        # fill: the kernel's triangular-output variant (KernelConfig::fill, name suffix _tri).
+        self.kernel = kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") + ("_sm80" if sm80 else "")
+        self.spec = gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":sm80" if sm80 else "")
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -325,12 +326,12 @@ MUTATIONS = [
      "double buffer: the K loop's only barrier removed"),
     ("simt_s_nt_32x32x8_2x2_v2_s2", "sub.u32 %v_stage_a, 1024, %v_stage_a;", "sub.u32 %v_stage_a, 0, %v_stage_a;",
      True, "double buffer: A's stage offset not toggled"),
-    ("mma_d_nt_32x32x16_16x16_s2", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_flo;", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_fd;",
+    ("mma_d_nt_32x32x16_16x16_s2_tri", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_flo;", "setp.ge.s32 %v_p_in_fill, %v_fd, %v_fd;",
      True, "fill: the triangle's lower bound dropped from the stores"),
-    ("simt_c_nt_32x32x8_2x2_v2", "@%v_p_fill_real mov.f32 %v_out_i, 0f00000000;", "", True,
+    ("simt_c_nt_32x32x8_2x2_v2_tri", "@%v_p_fill_real mov.f32 %v_out_i, 0f00000000;", "", True,
      "fill: a Hermitian diagonal keeps its imaginary part"),
     ("splitk_reduce_s", "@!%v_p_in_fill ret;", "", True, "split-K reduction writes outside the fill"),
-    ("mma_z_tn_32x32x8_16x16_s2", "sub.s32 %v_tile_dmin, %v_tile_dmax, 31;", "sub.s32 %v_tile_dmin, %v_tile_dmax, 0;",
+    ("mma_z_tn_32x32x8_16x16_s2_tri", "sub.s32 %v_tile_dmin, %v_tile_dmax, 31;", "sub.s32 %v_tile_dmin, %v_tile_dmax, 0;",
      True, "fill: blocks that hold part of the upper triangle skipped"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
