@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <future>
+#include <map>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -84,6 +87,25 @@ struct Result {
   PtxasReport report;
 };
 
+// Blocks of `threads` one SM holds by registers (allocated 8 per thread at a time) and threads.
+int resident_blocks(int registers, int threads) {
+  const Limits lim;
+  return std::min(lim.regs_per_sm / (((registers + 7) / 8 * 8) * threads), 2048 / threads);
+}
+
+// testing/cpu_generator/catalog_occupancy.txt: "<kernel> sm_<sm> <blocks per SM>" per line, as
+// ptxas assembled the catalogue when it was last written (PTXBLAS_WRITE_OCCUPANCY=1 rewrites it).
+std::string occupancy_file() { return std::string(PTXBLAS_TEST_SOURCE_DIR) + "/catalog_occupancy.txt"; }
+
+std::map<std::string, int> read_occupancy() {
+  std::map<std::string, int> out;
+  std::ifstream in(occupancy_file());
+  std::string name, sm;
+  int blocks = 0;
+  while (in >> name >> sm >> blocks) out[name + " " + sm] = blocks;
+  return out;
+}
+
 Result assemble(const Variant& f) {
   const GeneratedKernel k = generate_simt_gemm(f.config, f.sm);
   return {k.name, f.sm, f.sampled, k.resources, run_ptxas(k.ptx, f.sm)};
@@ -117,6 +139,28 @@ TEST(PtxasFamilies, AssembleAndMatchLegalityModel) {
     worst_gap = std::max(worst_gap, std::abs(gap));
   }
   std::printf("assembled %zu kernels; worst register gap %d\n", results.size(), worst_gap);
+
+  // Blocks per SM of the catalogue's kernels as ptxas assembles them, against the committed table:
+  // one register more can halve a kernel's occupancy (perf notes §21) while staying well inside
+  // the legality model's margin. A change here is a performance change to look at on the GPU.
+  std::ostringstream table;
+  const std::map<std::string, int> known = read_occupancy();
+  const bool rewrite = std::getenv("PTXBLAS_WRITE_OCCUPANCY") != nullptr;
+  for (const Result& r : results) {
+    if (r.sampled || !r.report.ok) continue;
+    const std::string key = r.name + " sm_" + std::to_string(r.sm);
+    const int blocks = resident_blocks(r.report.registers, r.predicted.threads);
+    table << key << ' ' << blocks << '\n';
+    if (rewrite) continue;
+    const auto it = known.find(key);
+    if (it == known.end())
+      ADD_FAILURE() << key << ": not in " << occupancy_file() << " (new kernel? rewrite it with PTXBLAS_WRITE_OCCUPANCY=1)";
+    else
+      EXPECT_EQ(blocks, it->second) << key << " (" << r.report.registers << " registers) now holds " << blocks
+                                    << " blocks per SM, the table says " << it->second
+                                    << "; if intended, rewrite it with PTXBLAS_WRITE_OCCUPANCY=1";
+  }
+  if (rewrite) std::ofstream(occupancy_file()) << table.str();
   if (std::getenv("PTXBLAS_PRINT_REGS"))
     for (const Result& r : results)
       std::printf("%s sm_%d ptxas %d predicted %d\n", r.name.c_str(), r.sm, r.report.registers,
