@@ -1084,6 +1084,12 @@ class Kernel:
             code += self._assign(r, "_v[%d]" % i, t, exact=True)
         return code
 
+    def _i_prefetch(self, mods, ops, ins):
+        # A hint with no effect on results: the address is checked for form and evaluated only.
+        if mods != ["global", "L2"] or len(ops) != 1:
+            raise PtxError("only `prefetch.global.L2 [addr]` is supported")
+        return ["_ = %s" % self._address(ops[0], "global")]
+
     def _i_st(self, mods, ops, ins):
         self._nops(ops, 2)
         space, vec, t = self._ldst_mods(mods, "st")
