@@ -63,7 +63,8 @@ cublasStatus_t call(Fn fn, cublasHandle_t h, const Shape& s, const Operands& o) 
   const Layout l = layout(s);
   return fn(h, op(s.transa), op(s.transb), static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
             &Scalars<T>::one, static_cast<const T*>(o.a), static_cast<int>(l.lda), static_cast<const T*>(o.b),
-            static_cast<int>(l.ldb), &Scalars<T>::zero, static_cast<T*>(o.c), static_cast<int>(l.ldc));
+            static_cast<int>(l.ldb), o.accumulate ? &Scalars<T>::one : &Scalars<T>::zero, static_cast<T*>(o.c),
+            static_cast<int>(l.ldc));
 }
 
 }  // namespace

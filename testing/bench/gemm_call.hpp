@@ -30,9 +30,11 @@ struct Operands {
   const void* a;
   const void* b;
   void* c;
+  bool accumulate = false;  // beta = 1 (C read and added to, as LAPACK's updates do) instead of 0
 };
 
-// C = 1 * op(A) op(B) + 0 * C with the shape's type and ops, host pointer mode.
+// C = 1 * op(A) op(B) + beta * C (beta = 0, or 1 with o.accumulate) with the shape's type and
+// ops, host pointer mode.
 cublasStatus_t run_gemm(Impl impl, cublasHandle_t h, const Shape& s, const Operands& o);
 
 }  // namespace bench

@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   app.add_option("--oracle-log", o.run.oracle_log, "append every oracle candidate's time to this CSV");
+  app.add_flag("--beta-one", o.run.beta_one,
+               "timed calls with beta = 1 (C read and added to, as LAPACK's updates); the check keeps beta = 0");
   app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
   app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
       ->capture_default_str();
@@ -130,8 +132,8 @@ int main(int argc, char** argv) {
   std::printf("device %s sm_%d%d SMs %d L2 %d MB\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount,
               prop.l2CacheSize >> 20);
   std::printf("cublas_version %d\n", version);
-  std::printf("library %s\nsuite %s (%zu shapes)  seed %llu\n", o.library.c_str(), o.suite.c_str(), shapes.size(),
-              static_cast<unsigned long long>(o.seed));
+  std::printf("library %s\nsuite %s (%zu shapes)  seed %llu  beta %d\n", o.library.c_str(), o.suite.c_str(),
+              shapes.size(), static_cast<unsigned long long>(o.seed), o.run.beta_one ? 1 : 0);
 
   o.run.multiprocessors = prop.multiProcessorCount;
   bench::CallTimer timer(stream);

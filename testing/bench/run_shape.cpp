@@ -49,6 +49,13 @@ std::vector<unsigned char> download(const DeviceBuffer& d, std::size_t bytes) {
   return h;
 }
 
+// Operand set i for a timed call: with --beta-one it adds to C (beta = 1).
+Operands timed(const Bench& b, const Workspace& w, std::size_t i) {
+  Operands o = w.operands(i);
+  o.accumulate = b.opt.beta_one;
+  return o;
+}
+
 // One line per timed oracle candidate (for fitting the heuristic offline):
 // type,transa,transb,m,n,k,name,spec,kernel,ms,tflops
 void log_candidate(const std::string& path, const Shape& s, const std::string& spec, const std::string& kernel,
@@ -72,11 +79,11 @@ void run_oracle(Bench& b, const Shape& s, const Workspace& w, const std::vector<
       break;
     if (!force_ptxblas_tile(spec)) continue;
     ++tried;
-    const cublasStatus_t st = run_gemm(Impl::Ptxblas, b.handle, s, w.operands(next++));
+    const cublasStatus_t st = run_gemm(Impl::Ptxblas, b.handle, s, timed(b, w, next++));
     const std::string what = last_ptxblas_call();
     if (st != CUBLAS_STATUS_SUCCESS || starts_with(what, "forwarded") || starts_with(what, "error")) continue;
     std::vector<float> ms;
-    auto call = [&] { return run_gemm(Impl::Ptxblas, b.handle, s, w.operands(next++)) == CUBLAS_STATUS_SUCCESS; };
+    auto call = [&] { return run_gemm(Impl::Ptxblas, b.handle, s, timed(b, w, next++)) == CUBLAS_STATUS_SUCCESS; };
     if (!b.timer.time(5, call, ms)) continue;
     const double med = median(ms);
     log_candidate(b.opt.oracle_log, s, spec, what, med);
@@ -106,14 +113,14 @@ Result run_shape(Bench& b, const Shape& s) {
   const Workspace w = make_workspace(s, b.l2_bytes, b.rng);
   std::size_t next = 0;  // rotating operand set of the next call
   PtxState ptx;
-  auto ptx_call = [&] { return ptx.call(b, s, w.operands(next++), false); };
+  auto ptx_call = [&] { return ptx.call(b, s, timed(b, w, next++), false); };
   auto ref_call = [&] {
-    CUBLAS_CHECK(run_gemm(Impl::Cublas, b.handle, s, w.operands(next++)));
+    CUBLAS_CHECK(run_gemm(Impl::Cublas, b.handle, s, timed(b, w, next++)));
     return true;
   };
 
   for (int i = 0; i < b.opt.warmup; ++i)
-    if (!ptx.call(b, s, w.operands(next++), true)) break;
+    if (!ptx.call(b, s, timed(b, w, next++), true)) break;
   for (int i = 0; i < b.opt.warmup; ++i) ref_call();
   CUDA_CHECK(cudaStreamSynchronize(b.stream));
 

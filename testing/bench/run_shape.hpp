@@ -23,6 +23,7 @@ struct RunOptions {
   double oracle_ms = 0;  // time budget of the oracle search per shape; 0: no oracle column
   std::string oracle_log;  // when set, every oracle candidate's time is appended to this CSV
   int multiprocessors = 132;
+  bool beta_one = false;  // timed calls (dispatcher, cuBLAS, oracle) with beta = 1; checks keep beta = 0
 };
 
 struct Bench {
