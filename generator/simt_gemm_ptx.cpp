@@ -740,16 +740,12 @@ class Emitter {
   // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); a fill
   // kernel's only where they lie inside the fill (read_fill()'s range).
   void store_tile(const std::string& bz, const std::string& cbase) {
-    const std::string ldcb = "%ldc_bytes", cptr = "%c_col", tmp = "%c_tmp";
+    const std::string cptr = "%c_col";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
     prefetch_c(bz, cbase);
     for (int j = 0; j < acc_cols(); ++j) {
-      const std::string cj = r("s32", "cj");
-      ins("add.s32 " + cj + ", %colbase, " + num(col_off(j)));
-      ins("mul.lo.s64 " + tmp + ", " + ldcb + ", " + num(col_off(j)));
-      ins("add.s64 " + cptr + ", " + cbase + ", " + tmp);
-      ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
+      const std::string cj = column_of_c(j, cbase);
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out"), pr = r("pred", "p_read"), d = r("s32", "fd");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
@@ -768,18 +764,26 @@ class Emitter {
     }
   }
 
+  // Accumulator column j's column of C: %cj its index, %c_col its first row's address, %pn
+  // whether it lies inside C (after epilogue()'s set-up). Returns "%cj".
+  std::string column_of_c(int j, const std::string& cbase) {
+    const std::string cj = r("s32", "cj");
+    ins("add.s32 " + cj + ", %colbase, " + num(col_off(j)));
+    ins("mul.lo.s64 %c_tmp, %ldc_bytes, " + num(col_off(j)));
+    ins("add.s64 %c_col, " + cbase + ", %c_tmp");
+    ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
+    return cj;
+  }
+
   // beta != 0: every element of C the thread will read is asked into L2 first. The loads below
   // wait on each column's stores (ptxas cannot tell the columns' addresses apart), so without
   // this each column pays a full DRAM latency; with few warps per SM nothing hides it (perf
   // notes §23: the panel SYRK read C at 1/3 of the speed it computed).
   void prefetch_c(const std::string& bz, const std::string& cbase) {
     ins("@" + bz + " bra L_c_prefetched");
-    const std::string cptr = "%c_col", tmp = "%c_tmp", cj = r("s32", "cj");
+    const std::string cptr = "%c_col";
     for (int j = 0; j < acc_cols(); ++j) {
-      ins("add.s32 " + cj + ", %colbase, " + num(col_off(j)));
-      ins("mul.lo.s64 " + tmp + ", %ldc_bytes, " + num(col_off(j)));
-      ins("add.s64 " + cptr + ", " + cbase + ", " + tmp);
-      ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
+      column_of_c(j, cbase);
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");

@@ -61,10 +61,12 @@ struct Trmm {
         if (lower())  // rows [p0, p1) sum over l < p1
           e.gemm(transa, Op::N, w, n, p1, alpha, op_block(tri, p0, 0), s, Scalar{}, sub(c, p0, 0, t));
         else  // over l >= p0
-          e.gemm(transa, Op::N, w, n, dim - p0, alpha, op_block(tri, p0, p0), sub(s, p0, 0, t), Scalar{}, sub(c, p0, 0, t));
+          e.gemm(transa, Op::N, w, n, dim - p0, alpha, op_block(tri, p0, p0), sub(s, p0, 0, t), Scalar{},
+                 sub(c, p0, 0, t));
       } else {
         if (lower())  // columns [p0, p1) sum over l >= p0
-          e.gemm(Op::N, transa, m, w, dim - p0, alpha, sub(s, 0, p0, t), op_block(tri, p0, p0), Scalar{}, sub(c, 0, p0, t));
+          e.gemm(Op::N, transa, m, w, dim - p0, alpha, sub(s, 0, p0, t), op_block(tri, p0, p0), Scalar{},
+                 sub(c, 0, p0, t));
         else  // over l < p1
           e.gemm(Op::N, transa, m, w, p1, alpha, s, op_block(tri, 0, p0), Scalar{}, sub(c, 0, p0, t));
       }
