@@ -40,10 +40,16 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
 
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
-  const auto& tiles = gen::tile_catalog(data);
+  return plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
+                         kMinSliceK);
+}
+
+Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
+                     gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
+                     std::int64_t min_slice_k) {
   auto blocks_of = [&](const gen::Tile& t) { return ceil_div(m, t.ml) * ceil_div(n, t.nl); };
   const std::int64_t sms = multiprocessors;
-  const std::int64_t most_slices = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
+  const std::int64_t most_slices = std::min<std::int64_t>(k / min_slice_k, kMaxSlices);
   gen::Tile pick = tiles.back();
   for (const gen::Tile& t : tiles) {
     if (blocks_of(t) >= sms) {
@@ -161,7 +167,7 @@ gen::Tuning tuning_of(const Plan& p) {
   t.ns = c.ns;
   t.vec = c.vec;
   t.kg = std::max(p.kg, 1);
-  t.family = c.family == gen::Family::Mma ? 1 : 0;
+  t.family = c.family == gen::Family::Wgmma ? 2 : c.family == gen::Family::Mma ? 1 : 0;
   t.stages = c.stages;
   t.pad = c.store_pad ? 1 : 0;
   return t;
