@@ -63,6 +63,7 @@ Loaded load() {
   bind(lib, "cuEventSynchronize", d.cuEventSynchronize);
   if (!bind(lib, "cuEventElapsedTime_v2", d.cuEventElapsedTime)) bind(lib, "cuEventElapsedTime", d.cuEventElapsedTime);
   if (!bind(lib, "cuEventDestroy_v2", d.cuEventDestroy)) bind(lib, "cuEventDestroy", d.cuEventDestroy);
+  bind(lib, "cuFuncSetAttribute", d.cuFuncSetAttribute);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

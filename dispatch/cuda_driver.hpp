@@ -54,6 +54,9 @@ struct CudaDriver {
   // First-sight benchmarks of the model's favourites (optional: without them, no benchmark).
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  // Kernels with more than 48 KiB of dynamic shared memory (wgmma) opt in (optional: without it
+  // they are not used).
+  CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
 };
 
 // The loaded driver, or nullptr when libcuda.so.1 is missing or cuInit fails; the reason is then

@@ -56,6 +56,12 @@ struct Plan {
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors);
 
+// The same rules over a given tile list, largest first, no K slice shallower than min_slice_k
+// (plan_gemm: the type's catalog and 128).
+Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
+                     gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
+                     std::int64_t min_slice_k);
+
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t);

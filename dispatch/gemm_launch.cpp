@@ -14,6 +14,7 @@
 #include "plan_launch.hpp"
 #include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
+#include "wgmma_plan.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
@@ -44,8 +45,9 @@ Scalars scalars_of(const GemmCall& call) {
 }
 
 CUresult launch(const CudaDriver* d, CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned threads,
-                const GemmCall& call, void** params) {
-  return d->cuLaunchKernel(fn, gx, gy, gz, threads, 1, 1, 0, static_cast<CUstream>(call.stream), params, nullptr);
+                const GemmCall& call, void** params, unsigned shared = 0) {
+  return d->cuLaunchKernel(fn, gx, gy, gz, threads, 1, 1, shared, static_cast<CUstream>(call.stream), params,
+                           nullptr);
 }
 
 // kg > 1: slices into a stream-ordered workspace, then the reduction writes C. C is written only
@@ -80,7 +82,8 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   const auto& cfg = plan.config;
   CUresult r = launch(d, gemm, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
-                      static_cast<unsigned>(cfg.threads()), call, gp);
+                      static_cast<unsigned>(cfg.threads()), call, gp,
+                      static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
   if (r == CUDA_SUCCESS)
     r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceThreads - 1) / gen::kReduceThreads),
                1, 1, gen::kReduceThreads, call, rp);
@@ -117,7 +120,8 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
                                             s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
                                             &fill, &fill_diag};
     const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
-                              static_cast<unsigned>(cfg.threads()), call, params);
+                              static_cast<unsigned>(cfg.threads()), call, params,
+                              static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
     if (r != CUDA_SUCCESS) {
       // A failure after the first chunk leaves part of C updated: forwarding would apply beta
       // twice there, so that case is reported as an execution failure instead.
@@ -172,6 +176,10 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
     plan.kchunk = call.k;
+  }
+  if (plan.config.family == gen::Family::Wgmma && !wgmma_fits(call, dev)) {
+    out.detail = "wgmma needs sm_90 and A, B 16-byte aligned with leading dimensions a multiple of 8";
+    return out;
   }
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
@@ -239,6 +247,8 @@ Outcome run_gemm(const GemmCall& call) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;
     }
+  } else if (wgmma_fits(call, dev)) {
+    plan = plan_wgmma(call, dev.multiprocessors);
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     plan = model_plan(d, ctx, dev, call, *picker);

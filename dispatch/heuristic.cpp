@@ -40,13 +40,23 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
 
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
-  const auto& tiles = gen::tile_catalog(data);
+  return plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
+                         kMinSliceK);
+}
+
+Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
+                     gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
+                     std::int64_t min_slice_k) {
   auto blocks_of = [&](const gen::Tile& t) { return ceil_div(m, t.ml) * ceil_div(n, t.nl); };
   const std::int64_t sms = multiprocessors;
-  const std::int64_t most_slices = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
+  const std::int64_t most_slices = std::min<std::int64_t>(k / min_slice_k, kMaxSlices);
   gen::Tile pick = tiles.back();
+  // wgmma's large tiles run one block per SM, so a wave 15/16 full is nearly a full one (H
+  // 2048^2: 128x256 in 128 blocks 469 TFLOP/s, 128x128 in 256 blocks 14% slower; perf notes §24).
+  const bool wgmma = tiles.front().family == gen::Family::Wgmma;
+  const std::int64_t full_wave = wgmma ? (15 * sms + 15) / 16 : sms;
   for (const gen::Tile& t : tiles) {
-    if (blocks_of(t) >= sms) {
+    if (blocks_of(t) >= full_wave) {
       pick = t;
       break;
     }
@@ -98,7 +108,7 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
   // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%
   // faster unsplit; linpack-512's 32x32 blocks still want slices).
-  if (!simt && blocks >= sms &&
+  if (!simt && blocks >= full_wave &&
       static_cast<double>(k) < 4 * std::sqrt(static_cast<double>(m) * static_cast<double>(n)) &&
       pick.ml * pick.nl * k >= (std::int64_t{2} << 20))
     kg = 1;
@@ -161,7 +171,7 @@ gen::Tuning tuning_of(const Plan& p) {
   t.ns = c.ns;
   t.vec = c.vec;
   t.kg = std::max(p.kg, 1);
-  t.family = c.family == gen::Family::Mma ? 1 : 0;
+  t.family = c.family == gen::Family::Wgmma ? 2 : c.family == gen::Family::Mma ? 1 : 0;
   t.stages = c.stages;
   t.pad = c.store_pad ? 1 : 0;
   return t;

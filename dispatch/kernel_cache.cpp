@@ -42,6 +42,16 @@ CUfunction compile(Make&& make, std::string& error) {
     error = "kernel " + k.name + " missing from its module: " + cuda_error_text(r);
     return nullptr;
   }
+  if (k.dynamic_smem > 48 * 1024) {
+    const CUresult r = d->cuFuncSetAttribute
+                           ? d->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k.dynamic_smem)
+                           : CUDA_ERROR_NOT_SUPPORTED;
+    if (r != CUDA_SUCCESS) {
+      error = "kernel " + k.name + " cannot have " + std::to_string(k.dynamic_smem) +
+              " bytes of shared memory: " + cuda_error_text(r);
+      return nullptr;
+    }
+  }
   return fn;
 }
 

@@ -21,7 +21,11 @@ int compute_bytes(DataType t) {
 }
 
 int shared_bytes(const KernelConfig& c) {
-  return c.family == Family::Mma && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
+  return c.family != Family::Simt && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
+}
+
+int dynamic_smem_bytes(const KernelConfig& c) {
+  return c.family == Family::Wgmma ? (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages : 0;
 }
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }
@@ -54,7 +58,7 @@ KernelConfig canonical(KernelConfig c) {
 }
 
 std::string kernel_name(const KernelConfig& c) {
-  std::string s = c.family == Family::Mma ? "mma_" : "simt_";
+  std::string s = c.family == Family::Mma ? "mma_" : c.family == Family::Wgmma ? "wgmma_" : "simt_";
   s += type_letter(c.data);
   if (c.scalar_f16) s += "16";
   s += '_';

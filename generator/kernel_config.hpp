@@ -13,8 +13,9 @@ enum class DataType : std::uint8_t { F16, BF16, F32, F64, C32, C64 };
 enum class Op : std::uint8_t { N, T, C };
 // Instruction family of the inner product: SIMT fma, or warp-wide mma.sync (DMMA m16n8k8 for f64
 // and, as four real products, c64 — four m8n8k4 each before sm_90; m16n8k16 with f32
-// accumulation for f16 and bf16).
-enum class Family : std::uint8_t { Simt, Mma };
+// accumulation for f16 and bf16); or, for f16 and bf16 on sm_90a only, warpgroup-wide
+// wgmma.mma_async reading both operands from shared memory that cp.async fills (wgmma_ptx.hpp).
+enum class Family : std::uint8_t { Simt, Mma, Wgmma };
 
 struct KernelConfig {
   DataType data = DataType::F32;
@@ -23,10 +24,12 @@ struct KernelConfig {
   Op op_b = Op::N;
   int ml = 64, nl = 64, u = 8;  // block tile: rows of C, columns of C, K-step
   int ms = 4, ns = 4;           // SIMT: thread tile, spread over the block tile in runs of `vec`;
-                                // Mma: warp tile (each warp owns one ms x ns block of C)
+                                // Mma: warp tile (each warp owns one ms x ns block of C);
+                                // Wgmma: warpgroup tile (ms a multiple of 64 rows)
   int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
   Family family = Family::Simt;
   // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one.
+  // Wgmma: the number of cp.async stages in flight (2 to 8).
   int stages = 1;
   // f16/bf16 mma only: pad the rows of an operand copied along M/N for conflict-free shared
   // stores (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.
@@ -38,7 +41,9 @@ struct KernelConfig {
   // 7 registers and half its occupancy).
   bool fill = false;
 
-  int threads() const { return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1); }
+  int threads() const {
+    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : family == Family::Wgmma ? 128 : 1);
+  }
   bool operator==(const KernelConfig&) const = default;
 };
 
@@ -58,6 +63,10 @@ char op_letter(Op op);         // n t c
 
 // Real types have no conjugate: C is folded into T so equal kernels get equal names.
 KernelConfig canonical(KernelConfig c);
+
+// Bytes of dynamic shared memory the kernel is launched with (Wgmma only: its stages exceed the
+// 48 KiB a kernel may declare statically); 0 for the other families.
+int dynamic_smem_bytes(const KernelConfig& c);
 
 // Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4"; also the cache key.
 std::string kernel_name(const KernelConfig& c);

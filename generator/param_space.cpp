@@ -65,7 +65,7 @@ KernelConfig apply_tuning(KernelConfig base, const Tuning& t) {
   base.ms = t.ms;
   base.ns = t.ns;
   base.vec = t.vec;
-  base.family = t.family ? Family::Mma : Family::Simt;
+  base.family = t.family == 2 ? Family::Wgmma : t.family ? Family::Mma : Family::Simt;
   base.stages = t.stages;
   base.store_pad = t.pad != 0;
   return canonical(base);

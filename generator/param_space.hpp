@@ -15,8 +15,8 @@ namespace ptxblas::gen {
 
 // One point of the space: the block/thread (or warp) tile and K-step of KernelConfig, KG (slices
 // of K run by separate blocks and summed by the split-K reduction), the instruction family
-// (0: SIMT FMA, 1: mma.sync; ms x ns is then the warp tile), the shared-memory stages and the
-// f16/bf16 store padding.
+// (0: SIMT FMA, 1: mma.sync; ms x ns is then the warp tile; 2: wgmma, which the model's space
+// does not hold yet), the shared-memory stages and the f16/bf16 store padding.
 struct Tuning {
   int ml = 64, nl = 64, u = 8, ms = 4, ns = 4, vec = 1, kg = 1;
   int family = 0, stages = 1, pad = 0;

@@ -25,9 +25,46 @@ int mma_fragment_words(const KernelConfig& c) {
   }
 }
 
+// Wgmma: the accumulators (f32, spread over the warpgroup's 128 threads) and addressing (a
+// thread's copies share one pointer and offset per operand; ptxas still keeps some per copy).
+Resources predict_wgmma(const KernelConfig& c) {
+  Resources r;
+  r.threads = c.threads();
+  r.smem_bytes = dynamic_smem_bytes(c);
+  const int copies = (c.ml + c.nl) * c.u / 8 / std::max(1, r.threads);
+  r.regs_predicted = c.ms * c.ns / 128 + 2 * copies + 40;
+  return r;
+}
+
+// Wgmma legality (wgmma_ptx.hpp): f16/bf16 only, whole m64nNk16 instructions, whole 16-byte
+// copies spread evenly over the threads, stages that fit the dynamic shared memory.
+std::string why_illegal_wgmma(const KernelConfig& c, const Limits& lim) {
+  if (storage_bytes(c.data) != 2) return "wgmma kernels are for f16 and bf16";
+  if (c.vec != 1 || c.store_pad) return "wgmma kernels take vec 1 and no store_pad";
+  // 128-byte swizzle atoms: 64 elements of K (K-major operands) or of M/N (M/N-major ones).
+  if (c.ms % 64 != 0 || c.ns % 64 != 0 || c.ns > 256) return "wgmma warpgroup tile must be 64k x 64..256";
+  if (c.u != 64) return "wgmma K-step must be 64 (one 128-byte swizzle row)";
+  if (c.stages < 3 || c.stages > 8) return "wgmma stages must be 3 to 8";
+  const int threads = c.threads();
+  if (threads > lim.max_threads_per_block) return "too many threads per block";
+  if ((c.ml * c.u / 8) % threads != 0 || (c.nl * c.u / 8) % threads != 0)
+    return "16-byte copies do not split evenly over the threads";
+  // A thread's copies of an M/N-major operand are threads / 8 rows of atoms apart: whole groups
+  // of 8 K rows, so that they share one swizzle phase (wgmma_ptx.cpp).
+  for (int extent : {c.ml, c.nl})
+    if ((threads / 8) % (extent / 64) != 0 || (threads / 8 / (extent / 64)) % 8 != 0)
+      return "a thread's 16-byte copies would not share one swizzle phase";
+  const Resources r = predict_wgmma(c);
+  if (r.smem_bytes > lim.max_dynamic_smem) return "shared memory exceeds the dynamic limit";
+  if (r.regs_predicted > lim.max_regs_per_thread) return "too many registers per thread";
+  if (r.regs_predicted * threads > lim.regs_per_sm) return "block does not fit the register file";
+  return {};
+}
+
 }  // namespace
 
 Resources predict_resources(const KernelConfig& c, int sm) {
+  if (c.family == Family::Wgmma) return predict_wgmma(c);
   Resources r;
   r.threads = c.threads();
   r.smem_bytes = smem_array_bytes(c, Operand::A) + smem_array_bytes(c, Operand::B);
@@ -67,6 +104,7 @@ int register_margin(const Resources& r) { return std::max(16, r.regs_predicted /
 std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (c.ml <= 0 || c.nl <= 0 || c.u <= 0 || c.ms <= 0 || c.ns <= 0) return "non-positive tile size";
   if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
+  if (c.family == Family::Wgmma) return why_illegal_wgmma(c, lim);
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";

@@ -11,13 +11,14 @@ namespace ptxblas::gen {
 struct Limits {  // per-device hardware limits (defaults: sm_80 / sm_90)
   int max_threads_per_block = 1024;
   int max_static_smem = 48 * 1024;
+  int max_dynamic_smem = 227 * 1024;  // per block, opted in (sm_90)
   int max_regs_per_thread = 255;
   int regs_per_sm = 65536;
 };
 
 struct Resources {
   int threads = 0;
-  int smem_bytes = 0;      // exact: the kernel's static shared arrays
+  int smem_bytes = 0;      // exact: the kernel's static shared arrays (Wgmma: its dynamic ones)
   int regs_predicted = 0;  // ptxas agrees within register_margin()
 };
 

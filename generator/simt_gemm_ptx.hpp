@@ -13,6 +13,7 @@ struct GeneratedKernel {
   std::string name;  // entry point in the PTX module
   std::string ptx;
   Resources resources;
+  int dynamic_smem = 0;  // bytes to launch with (dynamic_smem_bytes)
 };
 
 // sm: target architecture as 10*major+minor (80, 86, 89, 90). Throws std::invalid_argument for an

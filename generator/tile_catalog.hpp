@@ -17,6 +17,10 @@ struct Tile {
 
 const std::vector<Tile>& tile_catalog(DataType t);
 
+// The wgmma tiles for f16/bf16 (sm_90a), largest first: what dispatch uses where wgmma can run
+// (dispatch/wgmma_plan.hpp), beside the mma catalog for every other call.
+const std::vector<Tile>& wgmma_catalog();
+
 KernelConfig with_tile(KernelConfig c, const Tile& t);
 
 }  // namespace ptxblas::gen

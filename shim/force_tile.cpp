@@ -23,6 +23,8 @@ PTXBLAS_EXPORT int ptxblas_force_tile(const char* spec) {
   t.tile.stages = stages;
   if (!std::strcmp(family, "mma"))
     t.tile.family = ptxblas::gen::Family::Mma;
+  else if (!std::strcmp(family, "wgmma"))
+    t.tile.family = ptxblas::gen::Family::Wgmma;
   else if (std::strcmp(family, "simt"))
     return -1;
   t.kg = kg;

@@ -33,10 +33,11 @@ int ptxblas_describe_gemm(const char* type, char transa, char transb, int64_t m,
                           int64_t k, char* buf, size_t buflen);
 
 /* For benchmarks: make the calling thread's GEMMs (cuBLAS API) run one tile instead of the
- * dispatcher's pick, e.g. "mma 128 64 16 32 32 1 2": family (simt or mma), block tile ML NL U,
- * thread (simt) or warp (mma) tile MS NS, vector width, and optionally kg K slices, store_pad (0
- * or 1, mma only) and shared stages (1 or 2). A call for
- * which the tile is illegal is forwarded to the real cuBLAS. NULL or "" restores the dispatcher.
+ * dispatcher's pick, e.g. "mma 128 64 16 32 32 1 2": family (simt, mma or wgmma), block tile ML
+ * NL U, thread (simt), warp (mma) or warpgroup (wgmma) tile MS NS, vector width, and optionally kg
+ * K slices, store_pad (0 or 1, mma only) and shared stages (1 or 2; wgmma 2 to 8). A call for
+ * which the tile is illegal (wgmma: also one whose A or B is not 16-byte aligned with leading
+ * dimensions a multiple of 8, or a device other than sm_90) is forwarded to the real cuBLAS. NULL or "" restores the dispatcher.
  * Returns 0, or -1 for a malformed spec. Never touches the GPU. */
 int ptxblas_force_tile(const char* spec);
 

@@ -23,6 +23,8 @@ int match_int(const std::string& text, const std::regex& re) {
 }  // namespace
 
 PtxasReport run_ptxas(const std::string& ptx, int sm) {
+  // Code for sm_90a (wgmma) assembles only for the architecture-specific target.
+  const bool arch_specific = ptx.find(".target sm_" + std::to_string(sm) + "a") != std::string::npos;
   PtxasReport r;
   char dir[] = "/tmp/ptxblas-ptxas-XXXXXX";
   if (!mkdtemp(dir)) {
@@ -32,7 +34,8 @@ PtxasReport run_ptxas(const std::string& ptx, int sm) {
   const std::string in = std::string(dir) + "/k.ptx", out = std::string(dir) + "/k.cubin";
   std::ofstream(in) << ptx;
   const std::string cmd =
-      ptxas_path() + " -v -arch=sm_" + std::to_string(sm) + " " + in + " -o " + out + " 2>&1";
+      ptxas_path() + " -v -arch=sm_" + std::to_string(sm) + (arch_specific ? "a" : "") + " " + in + " -o " + out +
+      " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) {
     r.log = "cannot run " + cmd;

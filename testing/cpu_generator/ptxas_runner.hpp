@@ -15,4 +15,5 @@ struct PtxasReport {
 // Path of ptxas: $PTXAS, else the toolkit's found at build time.
 std::string ptxas_path();
 
+// sm_90a when the PTX targets it.
 PtxasReport run_ptxas(const std::string& ptx, int sm);

@@ -72,7 +72,8 @@ void check_runs_on_handle_stream(const std::string& name, std::int64_t m, std::i
   bool zeros = true;
   for (std::size_t i = 0; i < mn_bytes; ++i) zeros = zeros && after[i] == 0;
   EXPECT_TRUE(zeros) << name << " (" << kernel << ") did not produce C = 0 on the handle's stream";
-  EXPECT_TRUE(kernel.rfind("simt_", 0) == 0 || kernel.rfind("mma_", 0) == 0) << kernel;
+  EXPECT_TRUE(kernel.rfind("simt_", 0) == 0 || kernel.rfind("mma_", 0) == 0 || kernel.rfind("wgmma_", 0) == 0)
+      << kernel;
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);

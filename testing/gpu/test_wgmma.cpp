@@ -1,0 +1,107 @@
+// The wgmma family (f16/bf16 on sm_90): every catalogued wgmma tile forced onto every layout,
+// ragged M, N and K (K not a multiple of U, K shorter than the pipeline), K splits, beta zero or
+// not, each checked against the float64 reference and the real cuBLAS on fresh data with
+// NaN-poisoned C; and the dispatcher's own choice of wgmma where it can run, and not where it
+// cannot (leading dimensions not a multiple of 8).
+#include <gtest/gtest.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "entries.hpp"
+#include "gemm_check.hpp"
+#include "gpu_env.hpp"
+
+namespace gputest {
+namespace {
+
+bool is_sm90() {
+  cudaDeviceProp p{};
+  return cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.major == 9 && p.minor == 0;
+}
+
+#define SKIP_WITHOUT_SM90()                                           \
+  do {                                                                \
+    SKIP_WITHOUT_GPU();                                               \
+    if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code"; \
+  } while (0)
+
+// A leading dimension for `rows` that keeps every 16-byte copy aligned: a multiple of 8, padded
+// or not.
+std::int64_t aligned_ld(std::int64_t rows, std::mt19937_64& rng) {
+  const std::int64_t base = (std::max<std::int64_t>(rows, 1) + 7) / 8 * 8;
+  return base + 8 * static_cast<std::int64_t>(rng() % 2);
+}
+
+constexpr const char* kHalfEntries[] = {"Hgemm", "GemmEx_R16F_C32F", "GemmEx_R16BF_C32F"};
+constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
+
+TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x36A3ull);
+  // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
+  // warpgroup, warpgroups side by side along N, and four warpgroups.
+  const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
+                          "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
+                          "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
+                          "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3"};
+  int checked = 0;
+  for (const char* spec : kSpecs)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps)
+        for (int rep = 0; rep < 3; ++rep) {
+          std::string forced = spec;
+          const int kg = rep == 2 ? 3 : 1;
+          forced.replace(forced.size() - 5, 1, std::to_string(kg));  // the KG field
+          ForcedTile f(forced);
+          ASSERT_TRUE(f.accepted()) << forced;
+          const Entry& e = entry_named(kHalfEntries[rng() % std::size(kHalfEntries)]);
+          // rep 0: ragged everything, K below one K-step possible; 1: exact multiples; 2: split.
+          std::uniform_int_distribution<std::int64_t> mn(1, 300), kd(1, 400);
+          Gemm g{ta, tb, mn(rng), mn(rng), kd(rng), 0, 0, 0, {1.25, 0}, {0, 0}};
+          if (rep == 1) {
+            g.m = 256;
+            g.n = 256;
+            g.k = 192;
+          }
+          if (rep == 2) g.k = 600 + static_cast<std::int64_t>(rng() % 300);
+          if (rng() % 2) g.beta = {-0.5, 0};
+          g.lda = aligned_ld(a_rows(g), rng);
+          g.ldb = aligned_ld(b_rows(g), rng);
+          g.ldc = leading_dim(g.m, rng() % 2, rng);
+          const CheckResult r = check_gemm(e, g, h.get(), rng);
+          EXPECT_EQ(r.failure, "") << forced << ": " << describe(e, g) << " -> " << r.kernel;
+          EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << forced << " ran " << r.kernel;
+          ++checked;
+        }
+  std::printf("[ wgmma   ] %d forced calls checked\n", checked);
+}
+
+TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x36A4ull);
+  for (const char* name : kHalfEntries)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps) {
+        const Entry& e = entry_named(name);
+        Gemm g{ta, tb, 520, 384, 1000, 0, 0, 0, {1, 0}, {0.5, 0}};
+        g.lda = aligned_ld(a_rows(g), rng);
+        g.ldb = aligned_ld(b_rows(g), rng);
+        g.ldc = g.m;
+        CheckResult r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+        EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+        // An odd leading dimension: 16-byte copies cannot serve it; another family does.
+        g.lda = a_rows(g) + 1;
+        r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+        EXPECT_NE(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+      }
+}
+
+}  // namespace
+}  // namespace gputest
