@@ -17,6 +17,11 @@
 //                         i - j <= fill_diag are read or written; blocks whose tile holds none
 //                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag
 //                         become 0.
+//   Wgmma kernels only (kWgmmaParamCount), after these:
+//   .b8[128] tmap_a, tmap_b   CUtensorMaps (cuTensorMapEncodeTiled) of A and B as stored, f16 or
+//                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
+//                         an operand stored K-contiguous, else 64 (M/N) x 64 (K)
+//                         (dispatch/wgmma_plan.hpp makes them).
 // Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices;
 // block: threads() x 1 x 1.
 //
@@ -29,6 +34,7 @@
 
 namespace ptxblas::gen {
 inline constexpr int kKernelParamCount = 19;
+inline constexpr int kWgmmaParamCount = 21;
 inline constexpr int kReduceParamCount = 14;
 inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;

@@ -24,8 +24,9 @@ int shared_bytes(const KernelConfig& c) {
   return c.family != Family::Simt && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
 }
 
+// Wgmma: the stages, then two 8-byte mbarriers per stage (wgmma_ptx.hpp).
 int dynamic_smem_bytes(const KernelConfig& c) {
-  return c.family == Family::Wgmma ? (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages : 0;
+  return c.family == Family::Wgmma ? ((c.ml + c.nl) * c.u * shared_bytes(c) + 16) * c.stages : 0;
 }
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }

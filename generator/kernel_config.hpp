@@ -41,8 +41,10 @@ struct KernelConfig {
   // 7 registers and half its occupancy).
   bool fill = false;
 
+  // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
-    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : family == Family::Wgmma ? 128 : 1);
+    if (family == Family::Wgmma) return (ml / ms) * (nl / ns) * 128 + 32;
+    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1);
   }
   bool operator==(const KernelConfig&) const = default;
 };

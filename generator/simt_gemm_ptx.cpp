@@ -56,7 +56,9 @@ class Emitter {
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
-    s += "  .param .s32 p_fill, .param .s32 p_fill_diag)\n";
+    s += "  .param .s32 p_fill, .param .s32 p_fill_diag";
+    if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
+    s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
     if (mma_ || wgmma_) s += ".minnctapersm 1\n";
