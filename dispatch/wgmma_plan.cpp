@@ -48,10 +48,12 @@ bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const v
   return r == CUDA_SUCCESS;
 }
 
-// A wgmma slice pays a pipeline fill of several 64-deep K-steps before its first multiply: the
-// oracle preferred slices of ~500-2000 on the deep-K shapes (perf notes §24: H ica-32 118
-// slices 6.4 TFLOP/s, 235 slices 5.0; ica-64 32 slices 29.0, 235 slices 18.8).
-constexpr std::int64_t kWgmmaMinSliceK = 512;
+// A wgmma slice pays a pipeline fill of several 64-deep K-steps before its first multiply, and
+// a split pays the reduction's launch, which at a few microseconds is most of a skinny GEMM's
+// time: the oracle ran H 2560 x N x 2560 (N = 16..128) fastest unsplit or in 2-4 slices, and the
+// deep-K shapes in slices of ~2000-4000 (perf notes §24-25: ica-64 32 slices 30.8 TFLOP/s, 105
+// slices 25.6; deepbench-f-128 unsplit 122.5, 3 slices 98.2).
+constexpr std::int64_t kWgmmaMinSliceK = 2048;
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   return plan_over_tiles(gen::wgmma_catalog(), call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
