@@ -737,6 +737,8 @@ class Emitter {
     ins("@%p_split bra L_partial");
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
+    if (wgmma_)
+      emit_wgmma_staged_store(w_, c_, [this](int i, int j) { return acc(i, j).re; }, alpha_.re, beta_.re, bz);
     const std::string rowi = "%rowbase", colj = "%colbase";
     const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
     ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));

@@ -26,7 +26,7 @@ class Loop {
       : w_(w), c_(c), acc_(acc), consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128) {
     a_ = {"a", c.ml, c.op_a != Op::N, "%m0", c.ml * c.u * 2, 0};
     b_ = {"b", c.nl, c.op_b == Op::N, "%n0", c.nl * c.u * 2, c.stages * c.ml * c.u * 2};
-    bars_ = c.stages * (c.ml + c.nl) * c.u * 2;
+    bars_ = wgmma_barrier_offset(c);
   }
 
   // Shared memory: the stages, then `stages` "full" mbarriers (the producer's copies landed) and
@@ -101,7 +101,7 @@ class Loop {
     ins("xor.b32 " + par + ", " + phase + ", 1");
     wait(empty, par, "L_wg_wait_empty");
     barrier(full, stage, 0);
-    ins("mbarrier.arrive.expect_tx.shared::cta.b64 _, [" + full + "], " + num(bars_ / c_.stages));
+    ins("mbarrier.arrive.expect_tx.shared::cta.b64 _, [" + full + "], " + num((c_.ml + c_.nl) * c_.u * 2));
     copy(a_, stage, kc, full);
     copy(b_, stage, kc, full);
     ins("add.s32 " + kc + ", " + kc + ", " + num(c_.u));
@@ -254,6 +254,111 @@ void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c) {
 
 void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc) {
   Loop(w, c, acc).emit();
+}
+
+void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                             const std::string& alpha, const std::string& beta, const std::string& beta_zero) {
+  auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
+  auto ins = [&](const std::string& s) { w.ins(s); };
+  const int stride = wgmma_staging_column_bytes(c);  // bytes between staged columns
+  const int rows = 16 * (c.ms / 64);                  // a warp's rows of C
+  const int lanes_per_col = rows / 8, cols_per_pass = 32 / lanes_per_col;
+  const int consumers = c.threads() - 32;
+  const std::string fit = r("pred", "e_fit"), t32 = r("s32", "e_t"), t64 = r("s64", "e_t64");
+  ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
+  ins("setp.le.s32 " + fit + ", " + t32 + ", %m");
+  ins("add.s32 " + t32 + ", %n0, " + num(c.nl));
+  ins("setp.le.and.s32 " + fit + ", " + t32 + ", %n, " + fit);
+  const std::string gbits = r("b64", "e_gbits");
+  ins("mov.b64 " + gbits + ", %gc");
+  ins("and.b64 " + gbits + ", " + gbits + ", 15");
+  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
+  ins("and.b64 " + gbits + ", %ldc, 7");
+  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
+  ins("@!" + fit + " bra L_wg_generic_store");
+  // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
+  ins("bar.sync 1, " + num(consumers));
+  const std::string sbase = r("u32", "e_sbase"), wr = r("u32", "e_wr");
+  ins("mov.u32 " + sbase + ", smem_dyn");
+  ins("mad.lo.u32 " + sbase + ", %warp, " + num(c.ns * stride) + ", " + sbase);
+  // Lane (g, q) holds rows g, g + 8 of each 16 and columns 2q, 2q + 1 of each 8.
+  ins("mad.lo.u32 " + wr + ", %q, " + num(2 * stride) + ", " + sbase);
+  ins("mad.lo.u32 " + wr + ", %g, 4, " + wr);
+  for (int i = 0; i < 2 * (c.ms / 64); ++i)
+    for (int j = 0; j < c.ns / 4; ++j) {
+      const long long off = static_cast<long long>(8 * (j / 2) + j % 2) * stride + (16 * (i / 2) + 8 * (i % 2)) * 4;
+      ins("st.shared.f32 [" + wr + "+" + num(off) + "], " + acc(i, j));
+    }
+  ins("bar.warp.sync -1");
+  // Read back: lane l takes 8 rows (l % lanes_per_col) * 8.. of column l / lanes_per_col, then
+  // cols_per_pass columns further each pass. Local row 16 t + u is C's row
+  // m0 + wm * ms + 64 t + 16 w4 + u.
+  const std::string lc = r("u32", "e_lc"), lr = r("u32", "e_lr"), rd = r("u32", "e_rd");
+  ins("div.u32 " + lc + ", %lane, " + num(lanes_per_col));
+  ins("rem.u32 " + lr + ", %lane, " + num(lanes_per_col));
+  ins("mad.lo.u32 " + rd + ", " + lc + ", " + num(stride) + ", " + sbase);
+  ins("mad.lo.u32 " + rd + ", " + lr + ", 32, " + rd);
+  const std::string grow = r("s32", "e_row"), gcol = r("s32", "e_col"), u = r("u32", "e_u");
+  ins("shr.u32 " + u + ", " + lr + ", 1");  // the 64-row tile t
+  ins("mad.lo.s32 " + grow + ", %wm, " + num(c.ms) + ", %m0");
+  ins("mad.lo.s32 " + grow + ", " + u + ", 64, " + grow);
+  ins("mad.lo.s32 " + grow + ", %w4, 16, " + grow);
+  ins("and.b32 " + u + ", " + lr + ", 1");
+  ins("mad.lo.s32 " + grow + ", " + u + ", 8, " + grow);
+  ins("mad.lo.s32 " + gcol + ", %wn, " + num(c.ns) + ", %n0");
+  ins("add.s32 " + gcol + ", " + gcol + ", " + lc);
+  const std::string gaddr = r("u64", "e_g"), step = r("s64", "e_step");
+  ins("cvt.s64.s32 " + t64 + ", " + gcol);
+  ins("mul.lo.s64 " + t64 + ", " + t64 + ", %ldc");
+  ins("cvt.s64.s32 " + gbits + ", " + grow);
+  ins("add.s64 " + t64 + ", " + t64 + ", " + gbits);
+  ins("shl.b64 " + t64 + ", " + t64 + ", 1");
+  ins("add.s64 " + gaddr + ", %gc, " + t64);
+  ins("mul.lo.s64 " + step + ", %ldc, " + num(2LL * cols_per_pass));
+  const bool bf = c.data == DataType::BF16;
+  const std::string kind = bf ? "bf16" : "f16";
+  std::string v[8], cv[8], o[4], cw[4];
+  for (int e = 0; e < 8; ++e) {
+    v[e] = r("f32", "e_v" + num(e));
+    cv[e] = r("f32", "e_c" + num(e));
+  }
+  for (int e = 0; e < 4; ++e) {
+    o[e] = r("b32", "e_o" + num(e));
+    cw[e] = r("b32", "e_cw" + num(e));
+  }
+  const std::string pass = r("s32", "e_pass"), more = r("pred", "e_more");
+  ins("mov.s32 " + pass + ", 0");
+  w.label("L_wg_store_pass");
+  ins("ld.shared.v4.f32 {" + v[0] + ", " + v[1] + ", " + v[2] + ", " + v[3] + "}, [" + rd + "]");
+  ins("ld.shared.v4.f32 {" + v[4] + ", " + v[5] + ", " + v[6] + ", " + v[7] + "}, [" + rd + "+16]");
+  for (int e = 0; e < 4; ++e) ins("mov.b32 " + cw[e] + ", 0");
+  ins("@!" + beta_zero + " ld.global.v4.b32 {" + cw[0] + ", " + cw[1] + ", " + cw[2] + ", " + cw[3] + "}, [" + gaddr +
+      "]");
+  for (int e = 0; e < 4; ++e) {
+    if (bf) {  // bf16 -> f32: the 16 bits on top
+      ins("shl.b32 " + cv[2 * e] + ", " + cw[e] + ", 16");
+      ins("and.b32 " + cv[2 * e + 1] + ", " + cw[e] + ", 0xffff0000");
+    } else {
+      const std::string lo = r("b16", "e_h0"), hi = r("b16", "e_h1");
+      ins("mov.b32 {" + lo + ", " + hi + "}, " + cw[e]);
+      ins("cvt.f32.f16 " + cv[2 * e] + ", " + lo);
+      ins("cvt.f32.f16 " + cv[2 * e + 1] + ", " + hi);
+    }
+  }
+  for (int e = 0; e < 8; ++e) {
+    ins("mul.rn.f32 " + v[e] + ", " + alpha + ", " + v[e]);
+    ins("fma.rn.f32 " + v[e] + ", " + beta + ", " + cv[e] + ", " + v[e]);
+  }
+  // cvt.rn.f16x2.f32 d, a, b puts a in the upper half: the higher row.
+  for (int e = 0; e < 4; ++e) ins("cvt.rn." + kind + "x2.f32 " + o[e] + ", " + v[2 * e + 1] + ", " + v[2 * e]);
+  ins("st.global.v4.b32 [" + gaddr + "], {" + o[0] + ", " + o[1] + ", " + o[2] + ", " + o[3] + "}");
+  ins("add.u32 " + rd + ", " + rd + ", " + num(cols_per_pass * stride));
+  ins("add.s64 " + gaddr + ", " + gaddr + ", " + step);
+  ins("add.s32 " + pass + ", " + pass + ", 1");
+  ins("setp.lt.s32 " + more + ", " + pass + ", " + num(c.ns / cols_per_pass));
+  ins("@" + more + " bra L_wg_store_pass");
+  ins("ret");
+  w.label("L_wg_generic_store");
 }
 
 }  // namespace ptxblas::gen

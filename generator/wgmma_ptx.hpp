@@ -35,4 +35,14 @@ void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c);
 // epilogue's grid (rows 64 (i / 2) + 8 (i % 2), columns 8 (j / 2) + j % 2 from the bases).
 void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc);
 
+// The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
+// and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp
+// stages its accumulators in shared memory as f32 columns, then reads them back 8 rows at a time
+// and writes C with 16-byte stores, whole 32-byte sectors, computing alpha * acc + beta * C
+// exactly as the common epilogue does (C read only when beta != 0). `alpha`, `beta` are the f32
+// scalars, `beta_zero` the predicate beta == 0; reads %m0, %n0, %m, %n, %gc, %ldc and the thread
+// indices. Ends the thread with ret.
+void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                             const std::string& alpha, const std::string& beta, const std::string& beta_zero);
+
 }  // namespace ptxblas::gen
