@@ -91,7 +91,7 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
                       static_cast<unsigned>(cfg.threads()), call, gp,
                       static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
   if (r == CUDA_SUCCESS)
-    r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceThreads - 1) / gen::kReduceThreads),
+    r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceElements - 1) / gen::kReduceElements),
                1, 1, gen::kReduceThreads, call, rp);
   d->cuMemFreeAsync(ws, stream);
   if (r != CUDA_SUCCESS) {

@@ -23,6 +23,7 @@ GeneratedKernel generate_simt_gemm(const KernelConfig& config, int sm);
 // Split-K reduction (see kernel_abi.hpp): sums the slices a GEMM kernel left in its workspace and
 // applies alpha and beta. One kernel per data type and scalar storage.
 inline constexpr int kReduceThreads = 256;
+inline constexpr int kReduceElements = 32;  // elements of C per reduction block (kernel_abi.hpp)
 GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm);
 std::string splitk_reduce_name(DataType data, bool scalar_f16);
 
