@@ -992,6 +992,7 @@ GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm) {
   k.name = splitk_reduce_name(data, c.scalar_f16);
   k.ptx = Emitter(c, sm).run_reduce(k.name);
   k.resources.threads = kReduceThreads;
+  k.resources.smem_bytes = kReduceThreads * compute_bytes(data);
   return k;
 }
 
