@@ -90,9 +90,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
                       static_cast<unsigned>(cfg.threads()), call, gp,
                       static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
-  if (r == CUDA_SUCCESS)
-    r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceElements - 1) / gen::kReduceElements),
-               1, 1, gen::kReduceThreads, call, rp);
+  if (r == CUDA_SUCCESS) {
+    const int groups = gen::reduce_groups(call.m * call.n, plan.kg), elems = gen::kReduceThreads / groups;
+    r = d->cuLaunchKernel(reduce, static_cast<unsigned>((call.m * call.n + elems - 1) / elems), 1, 1,
+                          static_cast<unsigned>(elems), static_cast<unsigned>(groups), 1, 0, stream, rp, nullptr);
+  }
   d->cuMemFreeAsync(ws, stream);
   if (r != CUDA_SUCCESS) {
     out.detail = "launch failed: " + cuda_error_text(r);

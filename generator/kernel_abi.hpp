@@ -29,7 +29,8 @@
 //   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
 //   u64 alpha_ptr, beta_ptr; s32 fill, fill_diag (as above, but read always: one reduction
 //                         kernel serves plain and triangular launches)
-// Grid: ceil(m*n / kReduceElements) blocks of kReduceThreads (simt_gemm_ptx.hpp).
+// Grid: ceil(m*n / E) blocks of E x G threads, G = reduce_groups(m*n, kg), E = kReduceThreads / G
+// (simt_gemm_ptx.hpp).
 #pragma once
 
 namespace ptxblas::gen {

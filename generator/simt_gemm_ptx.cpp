@@ -73,13 +73,13 @@ class Emitter {
     return s;
   }
 
-  // Split-K reduction: C = alpha * sum_z ws[z] + beta * C. A block takes kReduceElements
-  // consecutive elements (one per lane, so each slice's loads coalesce) and kReduceGroups warps:
-  // warp g sums slices g, g + kReduceGroups, ... in order, four loads in flight, then warp 0 adds
-  // the groups' partial sums in order. One thread per element looping over every slice kept one
-  // load in flight and took 30 us for 250 slices of 32 x 32 (perf notes §26).
+  // Split-K reduction: C = alpha * sum_z ws[z] + beta * C. A block of E x G threads (E * G =
+  // kReduceThreads, G = reduce_groups()) takes E consecutive elements, one per lane of x, so each
+  // slice's loads coalesce; row y = g of the block sums slices g, g + G, ... in order, four loads
+  // in flight, then row 0 adds the G partial sums in order. One thread per element looping over
+  // every slice with one load in flight took 30 us for 250 slices of 32 x 32 (perf notes §26).
   std::string run_reduce(const std::string& name) {
-    constexpr int groups = kReduceThreads / kReduceElements, unroll = 4;
+    constexpr int unroll = 4;
     ins("ld.param.u64 " + r("u64", "ws") + ", [p_ws]");
     ins("cvta.to.global.u64 %ws, %ws");
     ins("ld.param.u64 " + r("u64", "gc") + ", [p_c]");
@@ -87,11 +87,13 @@ class Emitter {
     ins("ld.param.s64 " + r("s64", "ldc") + ", [p_ldc]");
     for (const char* p : {"m", "n", "kg"}) ins("ld.param.s32 " + r("s32", p) + ", [p_" + p + "]");
     const std::string idx = r("s32", "idx"), mn = r("s32", "mn"), lane = r("u32", "lane"), grp = r("u32", "grp");
-    ins("mov.u32 " + r("u32", "thr") + ", %tid.x");
+    const std::string e = r("u32", "elems"), g = r("u32", "groups");
+    ins("mov.u32 " + lane + ", %tid.x");
+    ins("mov.u32 " + grp + ", %tid.y");
+    ins("mov.u32 " + e + ", %ntid.x");
+    ins("mov.u32 " + g + ", %ntid.y");
     ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
-    ins("and.b32 " + lane + ", %thr, " + num(kReduceElements - 1));
-    ins("div.u32 " + grp + ", %thr, " + num(kReduceElements));
-    ins("mad.lo.s32 " + idx + ", %bx, " + num(kReduceElements) + ", " + lane);
+    ins("mad.lo.s32 " + idx + ", %bx, " + e + ", " + lane);
     ins("mul.lo.s32 " + mn + ", %m, %n");
     const std::string in_range = r("pred", "p_in_range");
     ins("setp.lt.s32 " + in_range + ", " + idx + ", " + mn);
@@ -114,48 +116,50 @@ class Emitter {
     ins("add.s64 " + t64 + ", " + t64 + ", %w_idx");
     ins("mul.lo.s64 " + t64 + ", " + t64 + ", " + num(t_.cb));
     ins("add.s64 " + ptr + ", %ws, " + t64);
-    ins("mul.wide.s32 " + stride + ", " + mn + ", " + num(t_.cb * groups));
+    ins("mul.wide.s32 " + stride + ", " + mn + ", " + g);
+    ins("mul.lo.s64 " + stride + ", " + stride + ", " + num(t_.cb));
     ins("mov.s32 " + z + ", " + grp);
     ins("@!" + act + " bra L_summed");
     std::vector<Value> part;
     for (int u = 0; u < unroll; ++u) part.push_back({ct("part" + num(u) + "_r"), t_.cplx ? ct("part" + num(u) + "_i") : ""});
-    auto load = [&](const Value& v, const std::string& addr) {
+    auto load = [&](const Value& v, const std::string& space, const std::string& addr) {
       if (t_.cplx)
-        ins("ld.global.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
+        ins("ld." + space + ".v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
       else
-        ins("ld.global." + t_.ct + " " + v.re + ", [" + addr + "]");
+        ins("ld." + space + "." + t_.ct + " " + v.re + ", [" + addr + "]");
     };
     auto add = [&](const Value& v) {
       if (t_.cplx) ins("add.rn." + t_.ct + " " + sum.im + ", " + sum.im + ", " + v.im);
       ins("add.rn." + t_.ct + " " + sum.re + ", " + sum.re + ", " + v.re);
     };
     w_.label("L_sum4");  // `unroll` slices at once while they last
-    ins("add.s32 " + zl + ", " + z + ", " + num(groups * (unroll - 1)));
+    ins("mad.lo.s32 " + zl + ", " + g + ", " + num(unroll - 1) + ", " + z);
     ins("setp.ge.s32 " + done + ", " + zl + ", %kg");
     ins("@" + done + " bra L_sum1");
     const std::string q = r("u64", "w_q");
     ins("mov.u64 " + q + ", " + ptr);
     for (int u = 0; u < unroll; ++u) {
       if (u) ins("add.s64 " + q + ", " + q + ", " + stride);
-      load(part[u], q);
+      load(part[u], "global", q);
     }
     for (int u = 0; u < unroll; ++u) add(part[u]);
     ins("add.s64 " + ptr + ", " + q + ", " + stride);
-    ins("add.s32 " + z + ", " + z + ", " + num(groups * unroll));
+    ins("add.s32 " + z + ", " + zl + ", " + g);
     ins("bra L_sum4");
     w_.label("L_sum1");  // then one at a time
     ins("setp.ge.s32 " + done + ", " + z + ", %kg");
     ins("@" + done + " bra L_summed");
-    load(part[0], ptr);
+    load(part[0], "global", ptr);
     add(part[0]);
     ins("add.s64 " + ptr + ", " + ptr + ", " + stride);
-    ins("add.s32 " + z + ", " + z + ", " + num(groups));
+    ins("add.s32 " + z + ", " + z + ", " + g);
     ins("bra L_sum1");
     w_.label("L_summed");
-    // Partials through shared memory: [group][lane], each cb bytes.
-    const std::string sp = r("u32", "s_part");
+    // Partial sums through shared memory, [group][lane], cb bytes each; row 0 adds them.
+    const std::string sp = r("u32", "s_part"), gstep = r("u32", "s_gstep");
     ins("mov.u32 " + sp + ", red_part");
-    ins("mad.lo.u32 " + sp + ", %thr, " + num(t_.cb) + ", " + sp);
+    ins("mad.lo.u32 " + r("u32", "s_thr") + ", " + grp + ", " + e + ", " + lane);
+    ins("mad.lo.u32 " + sp + ", %s_thr, " + num(t_.cb) + ", " + sp);
     if (t_.cplx)
       ins("st.shared.v2." + t_.ct + " [" + sp + "], {" + sum.re + ", " + sum.im + "}");
     else
@@ -167,14 +171,15 @@ class Emitter {
     ins("@!" + in + " ret");
     ins("mov." + t_.ct + " " + sum.re + ", " + t_.zero);
     if (t_.cplx) ins("mov." + t_.ct + " " + sum.im + ", " + t_.zero);
-    for (int g = 0; g < groups; ++g) {
-      const std::string at = sp + "+" + num(static_cast<long long>(g) * kReduceElements * t_.cb);
-      if (t_.cplx)
-        ins("ld.shared.v2." + t_.ct + " {" + part[0].re + ", " + part[0].im + "}, [" + at + "]");
-      else
-        ins("ld.shared." + t_.ct + " " + part[0].re + ", [" + at + "]");
-      add(part[0]);
-    }
+    ins("mul.lo.u32 " + gstep + ", " + e + ", " + num(t_.cb));
+    ins("mov.s32 " + z + ", 0");
+    w_.label("L_combine");
+    load(part[0], "shared", sp);
+    add(part[0]);
+    ins("add.u32 " + sp + ", " + sp + ", " + gstep);
+    ins("add.s32 " + z + ", " + z + ", 1");
+    ins("setp.lt.u32 " + done + ", " + z + ", " + g);
+    ins("@" + done + " bra L_combine");
     read_scalar("alpha", alpha_);
     read_scalar("beta", beta_);
 
@@ -981,6 +986,12 @@ class Emitter {
 };
 
 }  // namespace
+
+int reduce_groups(std::int64_t mn, int kg) {
+  int g = 1;
+  while (g < 8 && 2 * g <= kg && mn * g < (std::int64_t{1} << 18)) g *= 2;
+  return g;
+}
 
 GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm) {
   if (sm < 80) throw std::invalid_argument("ptxblas kernels need sm_80 or newer");

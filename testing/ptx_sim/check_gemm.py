@@ -36,7 +36,14 @@ import simcheck  # noqa: E402
 from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
-REDUCE_ELEMENTS = 32  # and kReduceElements
+
+
+def reduce_groups(mn, kg):
+    """generator/simt_gemm_ptx.cpp reduce_groups: threads sharing an element's slices."""
+    g = 1
+    while g < 8 and 2 * g <= kg and mn * g < (1 << 18):
+        g *= 2
+    return g
 FILL_LOWER, FILL_UPPER, FILL_HERMITIAN = 1, 2, 4  # generator/kernel_abi.hpp kFill*
 
 
@@ -304,10 +311,10 @@ MUTATIONS = [
      "device alpha ignored (host value used)"),
     ("mma_d_nt_32x32x16_16x16_s2", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
      "split-K: every slice written to slice 0 of the workspace"),
-    ("splitk_reduce_z", "add.s32 %v_z, %v_z, 32;", "add.s32 %v_z, %v_z, 40;", True,
+    ("splitk_reduce_z", "add.s32 %v_z, %v_z_last, %v_groups;", "add.s32 %v_z, %v_z_last, %v_z_last;", True,
      "split-K reduction: a group skips slices after its first four"),
-    ("splitk_reduce_d", "ld.shared.f64 %v_part0_r, [%v_s_part+256];", "ld.shared.f64 %v_part0_r, [%v_s_part+0];",
-     True, "split-K reduction: the second group's partial sum replaced by the first's"),
+    ("splitk_reduce_d", "add.u32 %v_s_part, %v_s_part, %v_s_gstep;", "add.u32 %v_s_part, %v_s_part, 0;",
+     True, "split-K reduction: the first group's partial sum added in place of the others'"),
     ("splitk_reduce_h16", "cvt.rn.f16.f32 %v_oh, %v_out_r;", "cvt.rn.f16.f32 %v_oh, %v_sum_r;", True,
      "split-K reduction stores the raw sum (alpha and beta not applied)"),
     ("simt_z_nn_32x32x8_2x2", "ld.global.v2.f64 {%v_a0_vr, %v_a0_vi}", "ld.global.v2.f64 {%v_a0_vi, %v_a0_vr}",
@@ -411,8 +418,10 @@ def _run_case(c, ptx_dir):
                       fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
         C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        groups = reduce_groups(m * n, c.kg)
+        elems = REDUCE_THREADS // groups
         ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars + fill_args, mem,
-                      (-(-(m * n) // REDUCE_ELEMENTS), 1, 1), (REDUCE_THREADS, 1, 1))
+                      (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
         C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,
