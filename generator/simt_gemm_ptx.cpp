@@ -155,7 +155,10 @@ class Emitter {
     ins("add.s32 " + z + ", " + z + ", " + g);
     ins("bra L_sum1");
     w_.label("L_summed");
-    // Partial sums through shared memory, [group][lane], cb bytes each; row 0 adds them.
+    // Partial sums through shared memory, [group][lane], cb bytes each; row 0 adds them. One
+    // group (the whole block takes this branch) has its sum already.
+    ins("setp.eq.u32 " + done + ", " + g + ", 1");
+    ins("@" + done + " bra L_combined");
     const std::string sp = r("u32", "s_part"), gstep = r("u32", "s_gstep");
     ins("mov.u32 " + sp + ", red_part");
     ins("mad.lo.u32 " + r("u32", "s_thr") + ", " + grp + ", " + e + ", " + lane);
@@ -167,8 +170,6 @@ class Emitter {
     ins("bar.sync 0");
     ins("setp.ne.u32 " + done + ", " + grp + ", 0");
     ins("@" + done + " ret");
-    ins("@!" + in_range + " ret");
-    ins("@!" + in + " ret");
     ins("mov." + t_.ct + " " + sum.re + ", " + t_.zero);
     if (t_.cplx) ins("mov." + t_.ct + " " + sum.im + ", " + t_.zero);
     ins("mul.lo.u32 " + gstep + ", " + e + ", " + num(t_.cb));
@@ -180,6 +181,9 @@ class Emitter {
     ins("add.s32 " + z + ", " + z + ", 1");
     ins("setp.lt.u32 " + done + ", " + z + ", " + g);
     ins("@" + done + " bra L_combine");
+    w_.label("L_combined");
+    ins("@!" + in_range + " ret");
+    ins("@!" + in + " ret");
     read_scalar("alpha", alpha_);
     read_scalar("beta", beta_);
 
