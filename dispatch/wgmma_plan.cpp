@@ -1,6 +1,7 @@
 #include "wgmma_plan.hpp"
 
 #include <cstdint>
+#include <vector>
 
 #include "cuda_driver.hpp"
 #include "tile_catalog.hpp"
@@ -55,9 +56,15 @@ bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const v
 // slices 25.6; deepbench-f-128 unsplit 122.5, 3 slices 98.2).
 constexpr std::int64_t kWgmmaMinSliceK = 2048;
 
+// With one K-step per block (LAPACK's k = 32 updates) the epilogue is most of a block's time:
+// 64x128 blocks with 2 stages, four per SM, overlap one block's stores with others' loads (H
+// 4096 x 4096 x 32: 50.6 TFLOP/s against 43.1 for 128x256 with 4 stages; perf notes §27).
+constexpr std::int64_t kWgmmaShallowK = 64;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
-  return plan_over_tiles(gen::wgmma_catalog(), call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                         call.k, multiprocessors, kWgmmaMinSliceK);
+  static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, gen::Family::Wgmma, false, 2}};
+  return plan_over_tiles(call.k <= kWgmmaShallowK ? shallow : gen::wgmma_catalog(), call.data, call.scalar_f16,
+                         call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors, kWgmmaMinSliceK);
 }
 
 }  // namespace ptxblas::dispatch

@@ -4,6 +4,7 @@
 
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
+#include "wgmma_plan.hpp"
 
 namespace {
 
@@ -120,4 +121,21 @@ TEST(Heuristic, WgmmaSplitsOnlyDeepReductions) {
   const Plan tiny = wg(64, 64, 60000);
   EXPECT_EQ(tiny.kg, 29);
   EXPECT_GE(tiny.kchunk, 2048);
+}
+
+TEST(Heuristic, WgmmaShallowKTakesSmallTwoStageBlocks) {
+  // One K-step per block: 64x128 with 2 stages, several blocks per SM (perf notes §27).
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_b = gen::Op::T;
+  call.m = call.n = 4096;
+  call.k = 32;
+  Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml, 64);
+  EXPECT_EQ(p.config.nl, 128);
+  EXPECT_EQ(p.config.stages, 2);
+  EXPECT_EQ(p.kg, 1);
+  call.k = 65;
+  p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml * p.config.nl, 128 * 256);
 }

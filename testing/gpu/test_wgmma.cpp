@@ -44,11 +44,12 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0x36A3ull);
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
-  // warpgroup, warpgroups side by side along N, and four warpgroups.
+  // warpgroup, warpgroups side by side along N, four warpgroups, and the shallow-K plan's tile.
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
-                          "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3"};
+                          "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3",
+                          "wgmma 64 128 64 64 128 1 1 0 2"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
