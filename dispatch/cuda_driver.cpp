@@ -64,6 +64,7 @@ Loaded load() {
   if (!bind(lib, "cuEventElapsedTime_v2", d.cuEventElapsedTime)) bind(lib, "cuEventElapsedTime", d.cuEventElapsedTime);
   if (!bind(lib, "cuEventDestroy_v2", d.cuEventDestroy)) bind(lib, "cuEventDestroy", d.cuEventDestroy);
   bind(lib, "cuFuncSetAttribute", d.cuFuncSetAttribute);
+  bind(lib, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
   if (!all) {
     l.why = "CUDA driver lacks a required entry point";
     return l;

@@ -57,6 +57,10 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   Outcome out;
   CUfunction reduce = cached_reduce_kernel(ctx, call.data, plan.config.scalar_f16, dev.sm, out.detail);
   if (!reduce) return out;
+  CUtensorMap maps[2];
+  if (plan.config.family == gen::Family::Wgmma &&
+      !wgmma_tensor_maps(call, plan.config, call.b, call.n, maps[0], maps[1], out.detail))
+    return out;
   const auto stream = static_cast<CUstream>(call.stream);
   const std::size_t bytes =
       static_cast<std::size_t>(plan.kg) * call.m * call.n * gen::compute_bytes(call.data);
@@ -75,8 +79,10 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
   std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk), kg = plan.kg;
   std::int32_t fill = call.fill, fill_diag = 0;
-  void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag};
+  // The tensor maps are read by wgmma kernels only; the others take the first kKernelParamCount.
+  void* gp[gen::kWgmmaParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
+                                     s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag,
+                                     &maps[0], &maps[1]};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
                                       &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag};
   const auto& cfg = plan.config;
@@ -84,9 +90,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
                       static_cast<unsigned>(cfg.threads()), call, gp,
                       static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
-  if (r == CUDA_SUCCESS)
-    r = launch(d, reduce, static_cast<unsigned>((call.m * call.n + gen::kReduceThreads - 1) / gen::kReduceThreads),
-               1, 1, gen::kReduceThreads, call, rp);
+  if (r == CUDA_SUCCESS) {
+    const int groups = gen::reduce_groups(call.m * call.n, plan.kg), elems = gen::kReduceThreads / groups;
+    r = d->cuLaunchKernel(reduce, static_cast<unsigned>((call.m * call.n + elems - 1) / elems), 1, 1,
+                          static_cast<unsigned>(elems), static_cast<unsigned>(groups), 1, 0, stream, rp, nullptr);
+  }
   d->cuMemFreeAsync(ws, stream);
   if (r != CUDA_SUCCESS) {
     out.detail = "launch failed: " + cuda_error_text(r);
@@ -116,9 +124,15 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
     std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
     // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
     std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
-    void* params[gen::kKernelParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
-                                            &fill, &fill_diag};
+    CUtensorMap maps[2];
+    if (cfg.family == gen::Family::Wgmma &&
+        !wgmma_tensor_maps(call, cfg, reinterpret_cast<const void*>(bc), n, maps[0], maps[1], out.detail)) {
+      out.failed = n0 != 0;
+      return out;
+    }
+    void* params[gen::kWgmmaParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
+                                           s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
+                                           &fill, &fill_diag, &maps[0], &maps[1]};
     const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
                               static_cast<unsigned>(cfg.threads()), call, params,
                               static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));

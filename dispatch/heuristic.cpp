@@ -68,8 +68,10 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
   // tile that C still holds four times over (if larger than the fallback), split to two blocks
   // per SM, re-reads A and B far less than small tiles do (oracle, docs/perf-notes.md §11:
   // 256x256x60000 1.4-3x faster).
+  // Not for wgmma: its smallest tile with 16 slices beat 128x128 with 63 (H 256x256x60000: 237
+  // TFLOP/s against 174, perf notes §25).
   bool deep = false;
-  if (blocks_of(pick) < sms && k >= 16 * std::max(m, n)) {
+  if (!wgmma && blocks_of(pick) < sms && k >= 16 * std::max(m, n)) {
     for (const gen::Tile& t : tiles)
       if (t.ml * t.nl > pick.ml * pick.nl && t.ml <= m && t.nl <= n && blocks_of(t) >= 4) {
         pick = t;

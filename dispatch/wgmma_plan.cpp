@@ -1,6 +1,7 @@
 #include "wgmma_plan.hpp"
 
 #include <cstdint>
+#include <vector>
 
 #include "cuda_driver.hpp"
 #include "tile_catalog.hpp"
@@ -11,19 +12,59 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
   if (dev.sm != 90) return false;
   if (call.data != gen::DataType::F16 && call.data != gen::DataType::BF16) return false;
   const CudaDriver* d = cuda_driver();
-  if (!d || !d->cuFuncSetAttribute) return false;
+  if (!d || !d->cuFuncSetAttribute || !d->cuTensorMapEncodeTiled) return false;
+  if (call.m <= 0 || call.n <= 0 || call.k <= 0) return false;
   auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   return aligned(call.a) && aligned(call.b) && call.lda % 8 == 0 && call.ldb % 8 == 0;
 }
 
-// A wgmma slice pays a pipeline fill of several 64-deep K-steps before its first multiply: the
-// oracle preferred slices of ~500-2000 on the deep-K shapes (perf notes §24: H ica-32 118
-// slices 6.4 TFLOP/s, 235 slices 5.0; ica-64 32 slices 29.0, 235 slices 18.8).
-constexpr std::int64_t kWgmmaMinSliceK = 512;
+namespace {
+
+// A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
+// `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
+CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
+                std::int64_t outer, std::int64_t ld, int box_outer) {
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
+  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_outer)};
+  const cuuint32_t unit[2] = {1, 1};
+  return d->cuTensorMapEncodeTiled(
+      &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+      const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+}  // namespace
+
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
+                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
+  const CudaDriver* d = cuda_driver();
+  // K-major operands (op(A) = A^T, op(B) = B) are stored K x M/N: a box of 64 K x the tile's rows.
+  CUresult r = c.op_a != gen::Op::N ? encode(d, map_a, call.data, call.a, call.k, call.m, call.lda, c.ml)
+                                    : encode(d, map_a, call.data, call.a, call.m, call.k, call.lda, 64);
+  if (r == CUDA_SUCCESS)
+    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl)
+                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64);
+  if (r != CUDA_SUCCESS) why = "tensor map: " + cuda_error_text(r);
+  return r == CUDA_SUCCESS;
+}
+
+// A wgmma slice pays a pipeline fill of several 64-deep K-steps before its first multiply, and
+// a split pays the reduction's launch, which at a few microseconds is most of a skinny GEMM's
+// time: the oracle ran H 2560 x N x 2560 (N = 16..128) fastest unsplit or in 2-4 slices, and the
+// deep-K shapes in slices of ~2000-4000 (perf notes §24-25: ica-64 32 slices 30.8 TFLOP/s, 105
+// slices 25.6; deepbench-f-128 unsplit 122.5, 3 slices 98.2).
+constexpr std::int64_t kWgmmaMinSliceK = 2048;
+
+// With one K-step per block (LAPACK's k = 32 updates) the epilogue is most of a block's time:
+// 64x128 blocks with 2 stages, four per SM, overlap one block's stores with others' loads (H
+// 4096 x 4096 x 32: 50.6 TFLOP/s against 43.1 for 128x256 with 4 stages; perf notes §27).
+constexpr std::int64_t kWgmmaShallowK = 64;
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
-  return plan_over_tiles(gen::wgmma_catalog(), call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                         call.k, multiprocessors, kWgmmaMinSliceK);
+  static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, gen::Family::Wgmma, false, 2}};
+  return plan_over_tiles(call.k <= kWgmmaShallowK ? shallow : gen::wgmma_catalog(), call.data, call.scalar_f16,
+                         call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors, kWgmmaMinSliceK);
 }
 
 }  // namespace ptxblas::dispatch

@@ -2,15 +2,25 @@
 // wgmma tiles yet (they are new), so where wgmma can run, the heuristic's rules pick among them.
 #pragma once
 
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
 #include "gemm_call.hpp"
 #include "kernel_cache.hpp"
 
 namespace ptxblas::dispatch {
 
-// sm_90 exactly (the kernels are sm_90a code), f16 or bf16, A and B 16-byte aligned with leading
-// dimensions a multiple of 8 elements (every cp.async copy moves 16 aligned bytes), and a driver
-// that lets kernels opt into more than 48 KiB of shared memory.
+// sm_90 exactly (the kernels are sm_90a code), f16 or bf16, no empty dimension, A and B 16-byte
+// aligned with leading dimensions a multiple of 8 elements (what a tensor map accepts), and a
+// driver that encodes tensor maps and lets kernels opt into more than 48 KiB of shared memory.
 bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);
+
+// The kernel's tensor maps (generator/kernel_abi.hpp) of A and of the n columns of op(B) from
+// `b` on (the launcher's column chunks). False, with why, when the driver refuses them.
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
+                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
 
 // The heuristic's plan over the wgmma catalog.
 Plan plan_wgmma(const GemmCall& call, int multiprocessors);

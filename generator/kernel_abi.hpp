@@ -17,6 +17,11 @@
 //                         i - j <= fill_diag are read or written; blocks whose tile holds none
 //                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag
 //                         become 0.
+//   Wgmma kernels only (kWgmmaParamCount), after these:
+//   .b8[128] tmap_a, tmap_b   CUtensorMaps (cuTensorMapEncodeTiled) of A and B as stored, f16 or
+//                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
+//                         an operand stored K-contiguous, else 64 (M/N) x 64 (K)
+//                         (dispatch/wgmma_plan.hpp makes them).
 // Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices;
 // block: threads() x 1 x 1.
 //
@@ -24,11 +29,13 @@
 //   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
 //   u64 alpha_ptr, beta_ptr; s32 fill, fill_diag (as above, but read always: one reduction
 //                         kernel serves plain and triangular launches)
-// Grid: ceil(m*n / kReduceThreads) blocks of kReduceThreads.
+// Grid: ceil(m*n / E) blocks of E x G threads, G = reduce_groups(m*n, kg), E = kReduceThreads / G
+// (simt_gemm_ptx.hpp).
 #pragma once
 
 namespace ptxblas::gen {
 inline constexpr int kKernelParamCount = 19;
+inline constexpr int kWgmmaParamCount = 21;
 inline constexpr int kReduceParamCount = 14;
 inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;

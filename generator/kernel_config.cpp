@@ -1,5 +1,7 @@
 #include "kernel_config.hpp"
 
+#include <algorithm>
+
 namespace ptxblas::gen {
 
 bool is_complex(DataType t) { return t == DataType::C32 || t == DataType::C64; }
@@ -24,8 +26,19 @@ int shared_bytes(const KernelConfig& c) {
   return c.family != Family::Simt && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
 }
 
+// A warp stages 16 rows of each of its 64-row tiles as f32 columns; 4 words of padding per
+// column put the four column pairs of one store instruction in four different bank octets.
+int wgmma_staging_column_bytes(const KernelConfig& c) { return 16 * (c.ms / 64) * 4 + 16; }
+
+int wgmma_barrier_offset(const KernelConfig& c) {
+  const int stages = (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages;
+  const int staging = (c.threads() - 32) / 32 * c.ns * wgmma_staging_column_bytes(c);
+  return std::max(stages, staging);
+}
+
+// Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage.
 int dynamic_smem_bytes(const KernelConfig& c) {
-  return c.family == Family::Wgmma ? (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages : 0;
+  return c.family == Family::Wgmma ? wgmma_barrier_offset(c) + 16 * c.stages : 0;
 }
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }

@@ -41,8 +41,10 @@ struct KernelConfig {
   // 7 registers and half its occupancy).
   bool fill = false;
 
+  // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
-    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : family == Family::Wgmma ? 128 : 1);
+    if (family == Family::Wgmma) return (ml / ms) * (nl / ns) * 128 + 32;
+    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1);
   }
   bool operator==(const KernelConfig&) const = default;
 };
@@ -67,6 +69,10 @@ KernelConfig canonical(KernelConfig c);
 // Bytes of dynamic shared memory the kernel is launched with (Wgmma only: its stages exceed the
 // 48 KiB a kernel may declare statically); 0 for the other families.
 int dynamic_smem_bytes(const KernelConfig& c);
+// Wgmma's shared memory (wgmma_ptx.hpp): the column stride of a warp's staging of C in the
+// epilogue, and where the mbarriers lie (after the stages or the staging, whichever is larger).
+int wgmma_staging_column_bytes(const KernelConfig& c);
+int wgmma_barrier_offset(const KernelConfig& c);
 
 // Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4"; also the cache key.
 std::string kernel_name(const KernelConfig& c);

@@ -25,35 +25,28 @@ int mma_fragment_words(const KernelConfig& c) {
   }
 }
 
-// Wgmma: the accumulators (f32, spread over the warpgroup's 128 threads) and addressing (a
-// thread's copies share one pointer and offset per operand; ptxas still keeps some per copy).
+// Wgmma: the accumulators (f32, spread over the warpgroup's 128 threads) and a few addresses
+// (the tensor engine computes the copies' addresses).
 Resources predict_wgmma(const KernelConfig& c) {
   Resources r;
   r.threads = c.threads();
   r.smem_bytes = dynamic_smem_bytes(c);
-  const int copies = (c.ml + c.nl) * c.u / 8 / std::max(1, r.threads);
-  r.regs_predicted = c.ms * c.ns / 128 + 2 * copies + 40;
+  r.regs_predicted = c.ms * c.ns / 128 + 40;
   return r;
 }
 
-// Wgmma legality (wgmma_ptx.hpp): f16/bf16 only, whole m64nNk16 instructions, whole 16-byte
-// copies spread evenly over the threads, stages that fit the dynamic shared memory.
+// Wgmma legality (wgmma_ptx.hpp): f16/bf16 only, whole m64nNk16 instructions, tiles the tensor
+// engine's boxes hold (at most 256 rows), stages that fit the dynamic shared memory.
 std::string why_illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (storage_bytes(c.data) != 2) return "wgmma kernels are for f16 and bf16";
   if (c.vec != 1 || c.store_pad) return "wgmma kernels take vec 1 and no store_pad";
   // 128-byte swizzle atoms: 64 elements of K (K-major operands) or of M/N (M/N-major ones).
   if (c.ms % 64 != 0 || c.ns % 64 != 0 || c.ns > 256) return "wgmma warpgroup tile must be 64k x 64..256";
+  if (c.ml > 256 || c.nl > 256) return "wgmma block tile must be at most 256 x 256 (one tensor box)";
   if (c.u != 64) return "wgmma K-step must be 64 (one 128-byte swizzle row)";
-  if (c.stages < 3 || c.stages > 8) return "wgmma stages must be 3 to 8";
+  if (c.stages < 2 || c.stages > 8) return "wgmma stages must be 2 to 8";
   const int threads = c.threads();
   if (threads > lim.max_threads_per_block) return "too many threads per block";
-  if ((c.ml * c.u / 8) % threads != 0 || (c.nl * c.u / 8) % threads != 0)
-    return "16-byte copies do not split evenly over the threads";
-  // A thread's copies of an M/N-major operand are threads / 8 rows of atoms apart: whole groups
-  // of 8 K rows, so that they share one swizzle phase (wgmma_ptx.cpp).
-  for (int extent : {c.ml, c.nl})
-    if ((threads / 8) % (extent / 64) != 0 || (threads / 8 / (extent / 64)) % 8 != 0)
-      return "a thread's 16-byte copies would not share one swizzle phase";
   const Resources r = predict_wgmma(c);
   if (r.smem_bytes > lim.max_dynamic_smem) return "shared memory exceeds the dynamic limit";
   if (r.regs_predicted > lim.max_regs_per_thread) return "too many registers per thread";

@@ -56,7 +56,9 @@ class Emitter {
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
-    s += "  .param .s32 p_fill, .param .s32 p_fill_diag)\n";
+    s += "  .param .s32 p_fill, .param .s32 p_fill_diag";
+    if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
+    s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
     if (mma_ || wgmma_) s += ".minnctapersm 1\n";
@@ -71,51 +73,119 @@ class Emitter {
     return s;
   }
 
-  // Split-K reduction: C = alpha * sum_z ws[z] + beta * C, one thread per element of C.
+  // Split-K reduction: C = alpha * sum_z ws[z] + beta * C. A block of E x G threads (E * G =
+  // kReduceThreads, G = reduce_groups()) takes E consecutive elements, one per lane of x, so each
+  // slice's loads coalesce; row y = g of the block sums slices g, g + G, ... in order, four loads
+  // in flight, then row 0 adds the G partial sums in order. One thread per element looping over
+  // every slice with one load in flight took 30 us for 250 slices of 32 x 32 (perf notes §26).
   std::string run_reduce(const std::string& name) {
+    constexpr int unroll = 4;
     ins("ld.param.u64 " + r("u64", "ws") + ", [p_ws]");
     ins("cvta.to.global.u64 %ws, %ws");
     ins("ld.param.u64 " + r("u64", "gc") + ", [p_c]");
     ins("cvta.to.global.u64 %gc, %gc");
     ins("ld.param.s64 " + r("s64", "ldc") + ", [p_ldc]");
     for (const char* p : {"m", "n", "kg"}) ins("ld.param.s32 " + r("s32", p) + ", [p_" + p + "]");
-    const std::string idx = r("s32", "idx"), mn = r("s32", "mn");
-    ins("mov.u32 " + r("u32", "thr") + ", %tid.x");
+    const std::string idx = r("s32", "idx"), mn = r("s32", "mn"), lane = r("u32", "lane"), grp = r("u32", "grp");
+    const std::string e = r("u32", "elems"), g = r("u32", "groups");
+    ins("mov.u32 " + lane + ", %tid.x");
+    ins("mov.u32 " + grp + ", %tid.y");
+    ins("mov.u32 " + e + ", %ntid.x");
+    ins("mov.u32 " + g + ", %ntid.y");
     ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
-    ins("mad.lo.s32 " + idx + ", %bx, " + num(kReduceThreads) + ", %thr");
+    ins("mad.lo.s32 " + idx + ", %bx, " + e + ", " + lane);
     ins("mul.lo.s32 " + mn + ", %m, %n");
-    ins("setp.ge.s32 " + r("pred", "p_out_of_range") + ", " + idx + ", " + mn);
-    ins("@%p_out_of_range ret");
+    const std::string in_range = r("pred", "p_in_range");
+    ins("setp.lt.s32 " + in_range + ", " + idx + ", " + mn);
     const std::string row = r("s32", "row"), col = r("s32", "col"), cptr = r("u64", "c_ptr");
     ins("rem.s32 " + row + ", " + idx + ", %m");
     ins("div.s32 " + col + ", " + idx + ", %m");
     read_fill();
     const std::string d = r("s32", "fd");
     ins("sub.s32 " + d + ", " + row + ", " + col);
-    const std::string in = in_fill(d);
+    const std::string in = in_fill(d), act = r("pred", "p_act");
+    ins("and.pred " + act + ", " + in + ", " + in_range);
+    const Value sum{ct("sum_r"), t_.cplx ? ct("sum_i") : ""};
+    ins("mov." + t_.ct + " " + sum.re + ", " + t_.zero);
+    if (t_.cplx) ins("mov." + t_.ct + " " + sum.im + ", " + t_.zero);
+    // This thread's first slice (its group's) and the distance to its next.
+    const std::string ptr = r("u64", "w_ptr"), stride = r("s64", "w_stride"), t64 = r("s64", "w_t");
+    const std::string z = r("s32", "z"), zl = r("s32", "z_last"), done = r("pred", "p_done");
+    ins("mul.wide.s32 " + t64 + ", " + grp + ", " + mn);
+    ins("cvt.s64.s32 " + r("s64", "w_idx") + ", " + idx);
+    ins("add.s64 " + t64 + ", " + t64 + ", %w_idx");
+    ins("mul.lo.s64 " + t64 + ", " + t64 + ", " + num(t_.cb));
+    ins("add.s64 " + ptr + ", %ws, " + t64);
+    ins("mul.wide.s32 " + stride + ", " + mn + ", " + g);
+    ins("mul.lo.s64 " + stride + ", " + stride + ", " + num(t_.cb));
+    ins("mov.s32 " + z + ", " + grp);
+    ins("@!" + act + " bra L_summed");
+    std::vector<Value> part;
+    for (int u = 0; u < unroll; ++u) part.push_back({ct("part" + num(u) + "_r"), t_.cplx ? ct("part" + num(u) + "_i") : ""});
+    auto load = [&](const Value& v, const std::string& space, const std::string& addr) {
+      if (t_.cplx)
+        ins("ld." + space + ".v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
+      else
+        ins("ld." + space + "." + t_.ct + " " + v.re + ", [" + addr + "]");
+    };
+    auto add = [&](const Value& v) {
+      if (t_.cplx) ins("add.rn." + t_.ct + " " + sum.im + ", " + sum.im + ", " + v.im);
+      ins("add.rn." + t_.ct + " " + sum.re + ", " + sum.re + ", " + v.re);
+    };
+    w_.label("L_sum4");  // `unroll` slices at once while they last
+    ins("mad.lo.s32 " + zl + ", " + g + ", " + num(unroll - 1) + ", " + z);
+    ins("setp.ge.s32 " + done + ", " + zl + ", %kg");
+    ins("@" + done + " bra L_sum1");
+    const std::string q = r("u64", "w_q");
+    ins("mov.u64 " + q + ", " + ptr);
+    for (int u = 0; u < unroll; ++u) {
+      if (u) ins("add.s64 " + q + ", " + q + ", " + stride);
+      load(part[u], "global", q);
+    }
+    for (int u = 0; u < unroll; ++u) add(part[u]);
+    ins("add.s64 " + ptr + ", " + q + ", " + stride);
+    ins("add.s32 " + z + ", " + zl + ", " + g);
+    ins("bra L_sum4");
+    w_.label("L_sum1");  // then one at a time
+    ins("setp.ge.s32 " + done + ", " + z + ", %kg");
+    ins("@" + done + " bra L_summed");
+    load(part[0], "global", ptr);
+    add(part[0]);
+    ins("add.s64 " + ptr + ", " + ptr + ", " + stride);
+    ins("add.s32 " + z + ", " + z + ", " + g);
+    ins("bra L_sum1");
+    w_.label("L_summed");
+    // Partial sums through shared memory, [group][lane], cb bytes each; row 0 adds them. One
+    // group (the whole block takes this branch) has its sum already.
+    ins("setp.eq.u32 " + done + ", " + g + ", 1");
+    ins("@" + done + " bra L_combined");
+    const std::string sp = r("u32", "s_part"), gstep = r("u32", "s_gstep");
+    ins("mov.u32 " + sp + ", red_part");
+    ins("mad.lo.u32 " + r("u32", "s_thr") + ", " + grp + ", " + e + ", " + lane);
+    ins("mad.lo.u32 " + sp + ", %s_thr, " + num(t_.cb) + ", " + sp);
+    if (t_.cplx)
+      ins("st.shared.v2." + t_.ct + " [" + sp + "], {" + sum.re + ", " + sum.im + "}");
+    else
+      ins("st.shared." + t_.ct + " [" + sp + "], " + sum.re);
+    ins("bar.sync 0");
+    ins("setp.ne.u32 " + done + ", " + grp + ", 0");
+    ins("@" + done + " ret");
+    ins("mov." + t_.ct + " " + sum.re + ", " + t_.zero);
+    if (t_.cplx) ins("mov." + t_.ct + " " + sum.im + ", " + t_.zero);
+    ins("mul.lo.u32 " + gstep + ", " + e + ", " + num(t_.cb));
+    ins("mov.s32 " + z + ", 0");
+    w_.label("L_combine");
+    load(part[0], "shared", sp);
+    add(part[0]);
+    ins("add.u32 " + sp + ", " + sp + ", " + gstep);
+    ins("add.s32 " + z + ", " + z + ", 1");
+    ins("setp.lt.u32 " + done + ", " + z + ", " + g);
+    ins("@" + done + " bra L_combine");
+    w_.label("L_combined");
+    ins("@!" + in_range + " ret");
     ins("@!" + in + " ret");
     read_scalar("alpha", alpha_);
     read_scalar("beta", beta_);
-    const Value sum{ct("sum_r"), t_.cplx ? ct("sum_i") : ""}, part{ct("part_r"), t_.cplx ? ct("part_i") : ""};
-    ins("mov." + t_.ct + " " + sum.re + ", " + t_.zero);
-    if (t_.cplx) ins("mov." + t_.ct + " " + sum.im + ", " + t_.zero);
-    const std::string ptr = r("u64", "w_ptr"), stride = r("s64", "w_stride"), t64 = r("s64", "w_t");
-    ins("mul.wide.s32 " + t64 + ", " + idx + ", " + num(t_.cb));
-    ins("add.s64 " + ptr + ", %ws, " + t64);
-    ins("mul.wide.s32 " + stride + ", " + mn + ", " + num(t_.cb));
-    ins("mov.s32 " + r("s32", "z") + ", 0");
-    w_.label("L_sum");
-    if (t_.cplx) {
-      ins("ld.global.v2." + t_.ct + " {" + part.re + ", " + part.im + "}, [" + ptr + "]");
-      ins("add.rn." + t_.ct + " " + sum.im + ", " + sum.im + ", " + part.im);
-    } else {
-      ins("ld.global." + t_.ct + " " + part.re + ", [" + ptr + "]");
-    }
-    ins("add.rn." + t_.ct + " " + sum.re + ", " + sum.re + ", " + part.re);
-    ins("add.s64 " + ptr + ", " + ptr + ", " + stride);
-    ins("add.s32 %z, %z, 1");
-    ins("setp.lt.s32 " + r("pred", "p_more") + ", %z, %kg");
-    ins("@%p_more bra L_sum");
 
     ins("mul.wide.s32 " + t64 + ", " + col + ", 1");
     ins("mul.lo.s64 " + t64 + ", " + t64 + ", %ldc");
@@ -147,6 +217,7 @@ class Emitter {
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .s32 p_fill, .param .s32 p_fill_diag)\n";
     s += ".maxntid " + num(kReduceThreads) + ", 1, 1\n{\n";
+    s += "  .shared .align 16 .b8 red_part[" + num(kReduceThreads * t_.cb) + "];\n";
     s += w_.finish();
     s += "}\n";
     return s;
@@ -735,6 +806,8 @@ class Emitter {
     ins("@%p_split bra L_partial");
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
+    if (wgmma_)
+      emit_wgmma_staged_store(w_, c_, [this](int i, int j) { return acc(i, j).re; }, alpha_.re, beta_.re, bz);
     const std::string rowi = "%rowbase", colj = "%colbase";
     const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
     ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
@@ -918,6 +991,12 @@ class Emitter {
 
 }  // namespace
 
+int reduce_groups(std::int64_t mn, int kg) {
+  int g = 1;
+  while (g < 8 && 2 * g <= kg && mn * g < (std::int64_t{1} << 18)) g *= 2;
+  return g;
+}
+
 GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm) {
   if (sm < 80) throw std::invalid_argument("ptxblas kernels need sm_80 or newer");
   KernelConfig c;
@@ -928,6 +1007,7 @@ GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm) {
   k.name = splitk_reduce_name(data, c.scalar_f16);
   k.ptx = Emitter(c, sm).run_reduce(k.name);
   k.resources.threads = kReduceThreads;
+  k.resources.smem_bytes = kReduceThreads * compute_bytes(data);
   return k;
 }
 

@@ -2,6 +2,8 @@
 // op combination, any shape, bounds handled by predication. Pure function: no CUDA calls.
 #pragma once
 
+#include <cstdint>
+
 #include <string>
 
 #include "kernel_config.hpp"
@@ -23,6 +25,10 @@ GeneratedKernel generate_simt_gemm(const KernelConfig& config, int sm);
 // Split-K reduction (see kernel_abi.hpp): sums the slices a GEMM kernel left in its workspace and
 // applies alpha and beta. One kernel per data type and scalar storage.
 inline constexpr int kReduceThreads = 256;
+// The split-K reduction's block: kReduceThreads = elements x groups (kernel_abi.hpp). Groups
+// of threads share an element's slices where m * n alone gives too few threads (fewer than
+// 2^18, about 132 SMs x 2048), at most 8 and at most kg: 1, 2, 4 or 8.
+int reduce_groups(std::int64_t mn, int kg);
 GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm);
 std::string splitk_reduce_name(DataType data, bool scalar_f16);
 

@@ -8,14 +8,14 @@ namespace {
 std::string num(long long v) { return std::to_string(v); }
 
 constexpr int kAtomBytes = 1024;  // one swizzle atom: 8 rows of 128 bytes
-constexpr int kCopyBytes = 16;    // one cp.async
+constexpr int kBoxRows = 64;      // an M/N-major operand's box: 64 elements of M/N x 64 rows of K
 
-// One operand's copy: which registers describe it and how its stage is laid out.
+// One operand: its tensor map, extent and layout, and where its stages lie.
 struct Side {
   std::string x;         // "a" or "b"
   int extent = 0;        // ML or NL
   bool k_major = false;  // K contiguous in global memory
-  std::string mn0, limit, ld, g;
+  std::string mn0;       // the block's first row (A) or column (B)
   int stage_bytes = 0;
   int region = 0;        // byte offset of stage 0 in the dynamic shared memory
 };
@@ -23,176 +23,150 @@ struct Side {
 class Loop {
  public:
   Loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc)
-      : w_(w), c_(c), acc_(acc), threads_(c.threads()) {
-    a_ = {"a", c.ml, c.op_a != Op::N, "%m0", "%m", "%lda", "%ga", c.ml * c.u * 2, 0};
-    b_ = {"b", c.nl, c.op_b == Op::N, "%n0", "%n", "%ldb", "%gb", c.nl * c.u * 2, c.stages * c.ml * c.u * 2};
+      : w_(w), c_(c), acc_(acc), consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128) {
+    a_ = {"a", c.ml, c.op_a != Op::N, "%m0", c.ml * c.u * 2, 0};
+    b_ = {"b", c.nl, c.op_b == Op::N, "%n0", c.nl * c.u * 2, c.stages * c.ml * c.u * 2};
+    bars_ = wgmma_barrier_offset(c);
   }
 
+  // Shared memory: the stages, then `stages` "full" mbarriers (the producer's copies landed) and
+  // `stages` "empty" ones (every consumer warp has retired its wgmma reading the stage).
   void emit() {
-    ins("@%p_skip bra L_epilogue");
+    ins("setp.ge.u32 " + r("pred", "p_prod") + ", %thr, " + num(consumers_));
+    ins("@%p_skip bra L_wg_skip");
     ins("mov.u32 " + r("u32", "smem_base") + ", smem_dyn");
-    ins("mov.s32 " + r("s32", "krem") + ", %keff");
-    setup(a_);
-    setup(b_);
-    for (const char* o : {"wa_off", "wb_off", "ra_off", "rb_off"}) ins("mov.u32 " + r("u32", o) + ", 0");
-    descriptor_bases();
-    // Prologue: the first `ahead` K-steps on their way (zero-filled once K runs out). The loop
-    // keeps one step's wgmma in flight while it copies, so a stage is rewritten only two steps
-    // after it was read: stages - 2 steps can be copied ahead.
-    const int ahead = c_.stages - 2;
-    for (int s = 0; s < ahead; ++s) copy_step();
+    ins("add.u32 " + r("u32", "bars") + ", %smem_base, " + num(bars_));
+    ins("setp.ne.u32 " + r("pred", "p_not_t0") + ", %thr, 0");
+    ins("@%p_not_t0 bra L_wg_inited");
+    for (int s = 0; s < c_.stages; ++s) {
+      ins("mbarrier.init.shared::cta.b64 [%bars+" + num(8 * s) + "], 1");
+      ins("mbarrier.init.shared::cta.b64 [%bars+" + num(8 * (c_.stages + s)) + "], " + num(consumers_ / 32));
+    }
+    ins("fence.mbarrier_init.release.cluster");
+    w_.label("L_wg_inited");
+    ins("bar.sync 0");
     const std::string steps = r("s32", "ksteps");
     ins("add.s32 " + steps + ", %keff, " + num(c_.u - 1));
     ins("div.s32 " + steps + ", " + steps + ", " + num(c_.u));
-    ins("setp.eq.s32 " + r("pred", "p_true") + ", 0, 0");
-    w_.label("L_wg_loop");
-    // Step t's copies have landed for this thread; the fence makes its generic-proxy writes
-    // visible to wgmma's async proxy, and the barrier everyone's. Every warpgroup has also
-    // retired its wgmma of step t - 2 (wait_group 1 below), so that step's stage takes step
-    // t + ahead's copies.
-    ins("cp.async.wait_group " + num(ahead - 1));
-    ins("fence.proxy.async.shared::cta");
-    ins("bar.sync 0");
-    copy_step();
-    multiply();
-    advance_stage("%ra_off", a_);
-    advance_stage("%rb_off", b_);
-    ins("sub.s32 " + steps + ", " + steps + ", 1");
-    ins("setp.gt.s32 " + r("pred", "p_more") + ", " + steps + ", 0");
-    ins("@%p_more bra L_wg_loop");
-    ins("wgmma.wait_group.sync.aligned 0");
-    ins("cp.async.wait_group 0");
+    ins("@%p_prod bra L_wg_producer");
+    consume();
+    ins("bra L_wg_done");
+    w_.label("L_wg_producer");
+    produce();
+    w_.label("L_wg_skip");
+    ins("@%p_prod ret");
+    ins("bra L_epilogue");
+    w_.label("L_wg_done");
   }
 
  private:
   std::string r(const std::string& type, const std::string& name) { return w_.reg(type, name); }
   void ins(const std::string& s) { w_.ins(s); }
-  int copies(const Side& s) const { return s.extent * c_.u / 8 / threads_; }
 
-  // Rows (K-major: of M/N; M/N-major: of K) between a thread's consecutive copies.
-  int copy_rows(const Side& s) const {
-    const int rows = threads_ / 8;
-    return s.k_major ? rows : rows / (s.extent / 64);
+  // %stage_reg's mbarrier of the given kind (0 full, 1 empty) into `addr`.
+  void barrier(const std::string& addr, const std::string& stage, int kind) {
+    ins("mad.lo.u32 " + addr + ", " + stage + ", 8, %bars");
+    if (kind) ins("add.u32 " + addr + ", " + addr + ", " + num(8 * c_.stages));
   }
 
-  // The thread's first copy (copy id %thr; copy j is id %thr + j * threads, copy_rows(s) rows
-  // further): its 16 bytes' place in the stage, its global address at the first K-step, and what
-  // bounds it. Eight consecutive threads copy one 128-byte row (a quarter warp's 16-byte accesses
-  // coalesce only within it), which the swizzle spreads over all banks; the legality rules keep
-  // every copy of a thread in the same swizzle phase, so copy j differs from copy 0 by constants.
-  void setup(const Side& s) {
-    const std::string x = s.x;
-    const std::string c = r("u32", "cp_c"), row = r("u32", "cp_row"), sw = r("u32", "cp_sw");
-    const std::string mn = r("s32", "cp_mn"), kk = r("s32", "cp_k"), t64 = r("s64", "cp_t"), k64 = r("s64", "cp_k64");
-    const std::string soff = r("u32", x + "_soff"), kpos = r("s32", x + "_k"), ptr = r("u64", x + "_ptr");
-    ins("and.b32 " + c + ", %thr, 7");   // 16-byte chunk within its 128-byte row
-    ins("shr.u32 " + row + ", %thr, 3");  // K-major: the M/N row; M/N-major: (K row, atom)
-    if (s.k_major) {
-      // Row m (M/N) at m * 128, chunk c (K 8c..) at (c ^ m % 8) * 16.
-      ins("and.b32 " + sw + ", " + row + ", 7");
-      ins("xor.b32 " + sw + ", " + sw + ", " + c);
-      ins("shl.b32 " + soff + ", " + row + ", 7");
-      ins("mad.lo.u32 " + soff + ", " + sw + ", " + num(kCopyBytes) + ", " + soff);
-      ins("add.s32 " + r("s32", x + "_mn") + ", " + row + ", " + s.mn0);
-      ins("shl.b32 " + kpos + ", " + c + ", 3");
-      ins("add.s32 " + kk + ", " + kpos + ", %kstart");
-      ins("cvt.s64.s32 " + t64 + ", %" + x + "_mn");
-      ins("mul.lo.s64 " + t64 + ", " + t64 + ", " + s.ld);
-      ins("cvt.s64.s32 " + k64 + ", " + kk);
-      ins("add.s64 " + t64 + ", " + t64 + ", " + k64);
-    } else {
-      // K row k of M/N atom a (64 elements): atom (a, k / 8) at (k / 8 * E / 64 + a) * 1024,
-      // the row at k % 8 * 128 in it, chunk c at (c ^ k % 8) * 16.
-      const std::string atom = r("u32", "cp_atom");
-      ins("rem.u32 " + atom + ", " + row + ", " + num(s.extent / 64));
-      ins("div.u32 " + kpos + ", " + row + ", " + num(s.extent / 64));
-      ins("and.b32 " + sw + ", " + kpos + ", 7");
-      ins("shr.u32 " + soff + ", " + kpos + ", 3");
-      ins("mad.lo.u32 " + soff + ", " + soff + ", " + num(s.extent / 64) + ", " + atom);
-      ins("shl.b32 " + soff + ", " + soff + ", 10");
-      ins("mad.lo.u32 " + soff + ", " + sw + ", 128, " + soff);
-      ins("xor.b32 " + sw + ", " + sw + ", " + c);
-      ins("mad.lo.u32 " + soff + ", " + sw + ", " + num(kCopyBytes) + ", " + soff);
-      ins("add.s32 " + kk + ", " + kpos + ", %kstart");
-      ins("shl.b32 " + mn + ", " + atom + ", 6");
-      ins("mad.lo.u32 " + mn + ", " + c + ", 8, " + mn);
-      ins("add.s32 " + mn + ", " + mn + ", " + s.mn0);
-      // Bytes of each copy inside the matrix along M/N: 16, a ragged edge's few, or none.
-      const std::string nb = r("s32", x + "_nb");
-      ins("sub.s32 " + nb + ", " + s.limit + ", " + mn);
-      ins("shl.b32 " + nb + ", " + nb + ", 1");
-      ins("min.s32 " + nb + ", " + nb + ", " + num(kCopyBytes));
-      ins("max.s32 " + nb + ", " + nb + ", 0");
-      ins("cvt.s64.s32 " + t64 + ", " + kk);
-      ins("mul.lo.s64 " + t64 + ", " + t64 + ", " + s.ld);
-      ins("cvt.s64.s32 " + k64 + ", " + mn);
-      ins("add.s64 " + t64 + ", " + t64 + ", " + k64);
-      ins("mul.lo.s64 " + r("s64", x + "_step") + ", " + s.ld + ", " + num(2LL * c_.u));
+  // Spin until the mbarrier at `addr` has completed the phase of parity `parity`.
+  void wait(const std::string& addr, const std::string& parity, const std::string& label) {
+    const std::string done = r("pred", "p_phase_done");
+    w_.label(label);
+    ins("mbarrier.try_wait.parity.shared::cta.b64 " + done + ", [" + addr + "], " + parity);
+    ins("@!" + done + " bra " + label);
+  }
+
+  // Lane 0 of the producer warp: for each K-step, wait until its stage is free, announce the
+  // bytes, and copy A's and B's tiles there with the tensor engine (zeros outside the matrix).
+  // A fresh mbarrier counts its "previous" phase (parity 1) as complete, so the first pass over
+  // the stages does not wait.
+  void produce() {
+    ins("setp.ne.u32 " + r("pred", "p_not_lane0") + ", %lane, 0");
+    ins("@%p_not_lane0 bra L_wg_skip");
+    for (const Side* s : {&a_, &b_}) {
+      const std::string t = r("u64", s->x + "_tmap");
+      ins("mov.b64 " + t + ", p_tmap_" + s->x);
+      ins("cvta.param.u64 " + t + ", " + t);
     }
-    ins("shl.b64 " + t64 + ", " + t64 + ", 1");
-    ins("add.s64 " + ptr + ", " + s.g + ", " + t64);
-    // Global bytes between consecutive copies: copy_rows(s) rows of the stored matrix.
-    ins("mul.lo.s64 " + r("s64", x + "_jstride") + ", " + s.ld + ", " + num(2LL * copy_rows(s)));
+    const std::string stage = r("u32", "p_stage"), phase = r("u32", "p_phase"), j = r("s32", "p_j");
+    const std::string kc = r("s32", "p_kc"), full = r("u32", "p_full"), empty = r("u32", "p_empty");
+    const std::string par = r("u32", "p_par"), wrap = r("pred", "p_wrap"), more = r("pred", "p_more");
+    ins("mov.u32 " + stage + ", 0");
+    ins("mov.u32 " + phase + ", 0");
+    ins("mov.s32 " + j + ", 0");
+    ins("mov.s32 " + kc + ", %kstart");
+    w_.label("L_wg_produce");
+    barrier(empty, stage, 1);
+    ins("xor.b32 " + par + ", " + phase + ", 1");
+    wait(empty, par, "L_wg_wait_empty");
+    barrier(full, stage, 0);
+    ins("mbarrier.arrive.expect_tx.shared::cta.b64 _, [" + full + "], " + num((c_.ml + c_.nl) * c_.u * 2));
+    copy(a_, stage, kc, full);
+    copy(b_, stage, kc, full);
+    ins("add.s32 " + kc + ", " + kc + ", " + num(c_.u));
+    ins("add.s32 " + j + ", " + j + ", 1");
+    ins("add.u32 " + stage + ", " + stage + ", 1");
+    ins("setp.eq.u32 " + wrap + ", " + stage + ", " + num(c_.stages));
+    ins("@" + wrap + " mov.u32 " + stage + ", 0");
+    ins("@" + wrap + " xor.b32 " + phase + ", " + phase + ", 1");
+    ins("setp.lt.s32 " + more + ", " + j + ", %ksteps");
+    ins("@" + more + " bra L_wg_produce");
   }
 
-  // One K-step's copies of side s into the stage at byte offset `stage` of its region; %krem is
-  // what remains of the block's K range from this step on.
-  void load_step(const Side& s, const std::string& stage) {
-    const std::string x = "%" + s.x;
-    const std::string bytes = r("s32", "cp_bytes"), src = r("u64", "cp_src"), dst = r("u32", "cp_dst");
-    const std::string has = r("pred", "p_cp_any"), lim = r("s32", "cp_lim"), kb = r("s32", "cp_kb");
-    ins("add.u32 " + dst + ", %smem_base, " + stage);
-    ins("add.u32 " + dst + ", " + dst + ", " + x + "_soff");
+  // Side s's tile of the K-step at K offset `kc` into stage `stage`. K-major: one box of 64 K x
+  // E rows, 128-byte rows swizzled in 1 KiB atoms. M/N-major: E / 64 boxes of 64 M/N x 64 K,
+  // each 8 KiB: atom (M/N atom a, 8-row group g of K) at a * 8 KiB + g * 1 KiB.
+  void copy(const Side& s, const std::string& stage, const std::string& kc, const std::string& full) {
+    const std::string dst = r("u32", "tma_dst"), mn = r("s32", "tma_mn");
+    ins("mad.lo.u32 " + dst + ", " + stage + ", " + num(s.stage_bytes) + ", %smem_base");
     if (s.region) ins("add.u32 " + dst + ", " + dst + ", " + num(s.region));
-    if (s.k_major) {  // 16 bytes of K, fewer at K's end: the same for every copy of the thread
-      ins("sub.s32 " + kb + ", %krem, " + x + "_k");
-      ins("shl.b32 " + kb + ", " + kb + ", 1");
-      ins("min.s32 " + kb + ", " + kb + ", " + num(kCopyBytes));
-      ins("max.s32 " + kb + ", " + kb + ", 0");
+    const std::string op = "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [";
+    if (s.k_major) {
+      ins(op + dst + "], [%" + s.x + "_tmap, {" + kc + ", " + s.mn0 + "}], [" + full + "]");
+      return;
     }
-    const int rows = copy_rows(s);
-    for (int j = 0; j < copies(s); ++j) {
-      if (s.k_major) {  // none outside M/N: row %x_mn + j * rows below the limit
-        ins("sub.s32 " + lim + ", " + s.limit + ", " + num(static_cast<long long>(j) * rows));
-        ins("setp.lt.s32 " + has + ", " + x + "_mn, " + lim);
-        ins("selp.s32 " + bytes + ", " + kb + ", 0, " + has);
-      } else {  // one row of K (%x_k + j * rows) while K lasts: the M/N extent's bytes
-        ins("sub.s32 " + lim + ", %krem, " + num(static_cast<long long>(j) * rows));
-        ins("setp.lt.s32 " + has + ", " + x + "_k, " + lim);
-        ins("selp.s32 " + bytes + ", " + x + "_nb, 0, " + has);
-      }
-      // A copy of nothing still names a source: the operand's base, never past its end.
-      ins("setp.gt.s32 " + has + ", " + bytes + ", 0");
-      ins("mad.lo.s64 " + src + ", " + x + "_jstride, " + num(j) + ", " + x + "_ptr");
-      ins("selp.b64 " + src + ", " + src + ", " + s.g + ", " + has);
-      const long long soff = s.k_major ? static_cast<long long>(j) * rows * 128
-                                       : static_cast<long long>(j) * rows / 8 * (s.extent / 64) * kAtomBytes;
-      ins("cp.async.cg.shared.global [" + dst + "+" + num(soff) + "], [" + src + "], 16, " + bytes);
+    for (int a = 0; a < s.extent / 64; ++a) {
+      ins("add.s32 " + mn + ", " + s.mn0 + ", " + num(64 * a));
+      ins(op + dst + "+" + num(a * kBoxRows * 128) + "], [%" + s.x + "_tmap, {" + mn + ", " + kc + "}], [" +
+          full + "]");
     }
-    ins("add.s64 " + x + "_ptr, " + x + "_ptr, " + (s.k_major ? num(2LL * c_.u) : x + "_step"));
   }
 
-  // The next K-step's copies of both operands into the write stage, as one group.
-  void copy_step() {
-    load_step(a_, "%wa_off");
-    load_step(b_, "%wb_off");
-    ins("cp.async.commit_group");
-    advance_stage("%wa_off", a_);
-    advance_stage("%wb_off", b_);
-    ins("sub.s32 %krem, %krem, " + num(c_.u));
-  }
-
-  void advance_stage(const std::string& off, const Side& s) {
-    const std::string wrap = r("pred", "p_wrap");
-    ins("add.u32 " + off + ", " + off + ", " + num(s.stage_bytes));
-    ins("setp.eq.u32 " + wrap + ", " + off + ", " + num(static_cast<long long>(s.stage_bytes) * c_.stages));
-    ins("@" + wrap + " mov.u32 " + off + ", 0");
+  // Every consumer warp: wait for the step's stage, issue its wgmma, and once the previous
+  // step's wgmma has retired (wait_group 1) free that step's stage for the producer.
+  void consume() {
+    ins("setp.eq.u32 " + r("pred", "p_lane0") + ", %lane, 0");
+    descriptor_bases();
+    const std::string stage = r("u32", "c_stage"), phase = r("u32", "c_phase"), t = r("s32", "c_t");
+    const std::string full = r("u32", "c_full"), prev = r("u32", "c_prev_empty"), rel = r("pred", "p_release");
+    const std::string wrap = r("pred", "c_wrap"), more = r("pred", "c_more");
+    ins("mov.u32 " + stage + ", 0");
+    ins("mov.u32 " + phase + ", 0");
+    ins("mov.s32 " + t + ", 0");
+    ins("mov.u32 " + prev + ", 0");
+    ins("setp.eq.s32 " + r("pred", "p_true") + ", 0, 0");
+    w_.label("L_wg_loop");
+    barrier(full, stage, 0);
+    wait(full, phase, "L_wg_wait_full");
+    multiply(stage);
+    ins("setp.gt.and.s32 " + rel + ", " + t + ", 0, %p_lane0");
+    ins("@" + rel + " mbarrier.arrive.shared::cta.b64 _, [" + prev + "]");
+    barrier(prev, stage, 1);
+    ins("add.s32 " + t + ", " + t + ", 1");
+    ins("add.u32 " + stage + ", " + stage + ", 1");
+    ins("setp.eq.u32 " + wrap + ", " + stage + ", " + num(c_.stages));
+    ins("@" + wrap + " mov.u32 " + stage + ", 0");
+    ins("@" + wrap + " xor.b32 " + phase + ", " + phase + ", 1");
+    ins("setp.lt.s32 " + more + ", " + t + ", %ksteps");
+    ins("@" + more + " bra L_wg_loop");
+    ins("wgmma.wait_group.sync.aligned 0");
   }
 
   // Descriptor of side s's stage 0 at this warpgroup's first row (M/N) and K-slice 0: start
-  // address >> 4, 128-byte swizzle. K-major: 8-row groups 1024 bytes apart (the stride byte
-  // offset; the leading one is unused within a 128-byte row). M/N-major: atoms along M/N 1024
-  // bytes apart (leading byte offset), groups of 8 K rows E / 64 atoms apart (stride byte offset).
+  // address >> 4, 128-byte swizzle. K-major: 8-row groups 1 KiB apart (the stride byte offset;
+  // the leading one is unused within a 128-byte row). M/N-major: 64-element atoms of M/N one
+  // 8 KiB box apart (leading byte offset), groups of 8 K rows 1 KiB apart (stride byte offset).
   void descriptor_bases() {
     const int groups_m = c_.ml / c_.ms;
     ins("shr.u32 " + r("u32", "wg") + ", %thr, 7");
@@ -201,13 +175,11 @@ class Loop {
     for (const Side* s : {&a_, &b_}) {
       const std::string x = s->x, base = r("u32", x + "_dstart"), d = r("b64", x + "_desc0");
       const int rows = s == &a_ ? c_.ms : c_.ns;
-      // The warpgroup's first row: rows * 128 bytes in (K-major), rows / 64 atoms in (M/N-major).
-      ins("mul.lo.u32 " + base + ", " + (s == &a_ ? "%wg_m" : "%wg_n") + ", " +
-          num(s->k_major ? rows * 128 : rows / 64 * kAtomBytes));
+      ins("mul.lo.u32 " + base + ", " + (s == &a_ ? "%wg_m" : "%wg_n") + ", " + num(tile_bytes(*s) * (rows / 64)));
       ins("add.u32 " + base + ", " + base + ", %smem_base");
       if (s->region) ins("add.u32 " + base + ", " + base + ", " + num(s->region));
-      const std::uint64_t lbo = s->k_major ? 1 : kAtomBytes >> 4;
-      const std::uint64_t sbo = s->k_major ? kAtomBytes >> 4 : static_cast<std::uint64_t>(s->extent / 64 * kAtomBytes) >> 4;
+      const std::uint64_t lbo = s->k_major ? 1 : (kBoxRows * 128) >> 4;
+      const std::uint64_t sbo = kAtomBytes >> 4;
       ins("cvt.u64.u32 " + d + ", " + base);
       ins("shr.b64 " + d + ", " + d + ", 4");
       const std::uint64_t fields = (lbo << 16) | (sbo << 32) | (std::uint64_t{1} << 62);
@@ -215,25 +187,22 @@ class Loop {
     }
   }
 
-  // Descriptor offset (>> 4) of K-slice s (16 deep) and of the warpgroup's 64-row tile t.
-  long long slice_offset(const Side& s, int slice) const {
-    return s.k_major ? 2LL * slice : 2LL * slice * (s.extent / 64) * kAtomBytes / 16;
-  }
-  long long tile_offset(const Side& s, int tile) const {
-    return s.k_major ? tile * 64LL * 128 / 16 : tile * static_cast<long long>(kAtomBytes) / 16;
-  }
+  // Bytes between consecutive 64-row tiles of side s (M/N), and descriptor offsets (>> 4) of
+  // K-slice `slice` (16 deep) and of the warpgroup's 64-row tile `tile`.
+  static int tile_bytes(const Side& s) { return s.k_major ? 64 * 128 : kBoxRows * 128; }
+  static long long slice_offset(const Side& s, int slice) { return s.k_major ? 2LL * slice : 2LL * slice * kAtomBytes / 16; }
+  static long long tile_offset(const Side& s, int tile) { return static_cast<long long>(tile) * tile_bytes(s) / 16; }
 
-  // The K-step in the read stage: per 16-deep slice, one m64nNk16 per 64-row tile of the
-  // warpgroup, all issued before one wait.
-  void multiply() {
+  // The K-step in stage `stage`: per 16-deep slice, one m64nNk16 per 64-row tile of the
+  // warpgroup, all issued before one commit; then wait until only this step's group is pending.
+  void multiply(const std::string& stage) {
     const std::string da = r("b64", "desc_a"), db = r("b64", "desc_b"), t = r("b64", "desc_t");
-    const std::string off = r("u64", "desc_off"), dbs = r("b64", "desc_b_s");
-    ins("cvt.u64.u32 " + off + ", %ra_off");
-    ins("shr.b64 " + off + ", " + off + ", 4");
-    ins("add.s64 " + da + ", %a_desc0, " + off);
-    ins("cvt.u64.u32 " + off + ", %rb_off");
-    ins("shr.b64 " + off + ", " + off + ", 4");
-    ins("add.s64 " + db + ", %b_desc0, " + off);
+    const std::string off = r("u32", "desc_off"), off64 = r("u64", "desc_off64"), dbs = r("b64", "desc_b_s");
+    for (const Side* s : {&a_, &b_}) {
+      ins("mul.lo.u32 " + off + ", " + stage + ", " + num(s->stage_bytes / 16));
+      ins("cvt.u64.u32 " + off64 + ", " + off);
+      ins("add.s64 " + (s == &a_ ? da : db) + ", %" + s->x + "_desc0, " + off64);
+    }
     ins("wgmma.fence.sync.aligned");
     const std::string kind = c_.data == DataType::BF16 ? "bf16" : "f16";
     const std::string shape = "m64n" + num(c_.ns) + "k16";
@@ -247,7 +216,7 @@ class Loop {
           for (const auto& [i, j] : {std::pair{0, 0}, {0, 1}, {1, 0}, {1, 1}})
             d += (d.empty() ? "" : ", ") + acc_(2 * tile + i, 2 * jb + j);
         ins("wgmma.mma_async.sync.aligned." + shape + ".f32." + kind + "." + kind + " {" + d + "}, " + t +
- ", " + dbs + ", %p_true, 1, 1, " + num(ta) + ", " + num(tb));
+            ", " + dbs + ", %p_true, 1, 1, " + num(ta) + ", " + num(tb));
       }
     }
     ins("wgmma.commit_group.sync.aligned");
@@ -257,7 +226,8 @@ class Loop {
   PtxWriter& w_;
   const KernelConfig& c_;
   const std::function<std::string(int, int)>& acc_;
-  int threads_;
+  int consumers_;
+  int bars_ = 0;
   Side a_, b_;
 };
 
@@ -284,6 +254,111 @@ void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c) {
 
 void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc) {
   Loop(w, c, acc).emit();
+}
+
+void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                             const std::string& alpha, const std::string& beta, const std::string& beta_zero) {
+  auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
+  auto ins = [&](const std::string& s) { w.ins(s); };
+  const int stride = wgmma_staging_column_bytes(c);  // bytes between staged columns
+  const int rows = 16 * (c.ms / 64);                  // a warp's rows of C
+  const int lanes_per_col = rows / 8, cols_per_pass = 32 / lanes_per_col;
+  const int consumers = c.threads() - 32;
+  const std::string fit = r("pred", "e_fit"), t32 = r("s32", "e_t"), t64 = r("s64", "e_t64");
+  ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
+  ins("setp.le.s32 " + fit + ", " + t32 + ", %m");
+  ins("add.s32 " + t32 + ", %n0, " + num(c.nl));
+  ins("setp.le.and.s32 " + fit + ", " + t32 + ", %n, " + fit);
+  const std::string gbits = r("b64", "e_gbits");
+  ins("mov.b64 " + gbits + ", %gc");
+  ins("and.b64 " + gbits + ", " + gbits + ", 15");
+  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
+  ins("and.b64 " + gbits + ", %ldc, 7");
+  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
+  ins("@!" + fit + " bra L_wg_generic_store");
+  // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
+  ins("bar.sync 1, " + num(consumers));
+  const std::string sbase = r("u32", "e_sbase"), wr = r("u32", "e_wr");
+  ins("mov.u32 " + sbase + ", smem_dyn");
+  ins("mad.lo.u32 " + sbase + ", %warp, " + num(c.ns * stride) + ", " + sbase);
+  // Lane (g, q) holds rows g, g + 8 of each 16 and columns 2q, 2q + 1 of each 8.
+  ins("mad.lo.u32 " + wr + ", %q, " + num(2 * stride) + ", " + sbase);
+  ins("mad.lo.u32 " + wr + ", %g, 4, " + wr);
+  for (int i = 0; i < 2 * (c.ms / 64); ++i)
+    for (int j = 0; j < c.ns / 4; ++j) {
+      const long long off = static_cast<long long>(8 * (j / 2) + j % 2) * stride + (16 * (i / 2) + 8 * (i % 2)) * 4;
+      ins("st.shared.f32 [" + wr + "+" + num(off) + "], " + acc(i, j));
+    }
+  ins("bar.warp.sync -1");
+  // Read back: lane l takes 8 rows (l % lanes_per_col) * 8.. of column l / lanes_per_col, then
+  // cols_per_pass columns further each pass. Local row 16 t + u is C's row
+  // m0 + wm * ms + 64 t + 16 w4 + u.
+  const std::string lc = r("u32", "e_lc"), lr = r("u32", "e_lr"), rd = r("u32", "e_rd");
+  ins("div.u32 " + lc + ", %lane, " + num(lanes_per_col));
+  ins("rem.u32 " + lr + ", %lane, " + num(lanes_per_col));
+  ins("mad.lo.u32 " + rd + ", " + lc + ", " + num(stride) + ", " + sbase);
+  ins("mad.lo.u32 " + rd + ", " + lr + ", 32, " + rd);
+  const std::string grow = r("s32", "e_row"), gcol = r("s32", "e_col"), u = r("u32", "e_u");
+  ins("shr.u32 " + u + ", " + lr + ", 1");  // the 64-row tile t
+  ins("mad.lo.s32 " + grow + ", %wm, " + num(c.ms) + ", %m0");
+  ins("mad.lo.s32 " + grow + ", " + u + ", 64, " + grow);
+  ins("mad.lo.s32 " + grow + ", %w4, 16, " + grow);
+  ins("and.b32 " + u + ", " + lr + ", 1");
+  ins("mad.lo.s32 " + grow + ", " + u + ", 8, " + grow);
+  ins("mad.lo.s32 " + gcol + ", %wn, " + num(c.ns) + ", %n0");
+  ins("add.s32 " + gcol + ", " + gcol + ", " + lc);
+  const std::string gaddr = r("u64", "e_g"), step = r("s64", "e_step");
+  ins("cvt.s64.s32 " + t64 + ", " + gcol);
+  ins("mul.lo.s64 " + t64 + ", " + t64 + ", %ldc");
+  ins("cvt.s64.s32 " + gbits + ", " + grow);
+  ins("add.s64 " + t64 + ", " + t64 + ", " + gbits);
+  ins("shl.b64 " + t64 + ", " + t64 + ", 1");
+  ins("add.s64 " + gaddr + ", %gc, " + t64);
+  ins("mul.lo.s64 " + step + ", %ldc, " + num(2LL * cols_per_pass));
+  const bool bf = c.data == DataType::BF16;
+  const std::string kind = bf ? "bf16" : "f16";
+  std::string v[8], cv[8], o[4], cw[4];
+  for (int e = 0; e < 8; ++e) {
+    v[e] = r("f32", "e_v" + num(e));
+    cv[e] = r("f32", "e_c" + num(e));
+  }
+  for (int e = 0; e < 4; ++e) {
+    o[e] = r("b32", "e_o" + num(e));
+    cw[e] = r("b32", "e_cw" + num(e));
+  }
+  const std::string pass = r("s32", "e_pass"), more = r("pred", "e_more");
+  ins("mov.s32 " + pass + ", 0");
+  w.label("L_wg_store_pass");
+  ins("ld.shared.v4.f32 {" + v[0] + ", " + v[1] + ", " + v[2] + ", " + v[3] + "}, [" + rd + "]");
+  ins("ld.shared.v4.f32 {" + v[4] + ", " + v[5] + ", " + v[6] + ", " + v[7] + "}, [" + rd + "+16]");
+  for (int e = 0; e < 4; ++e) ins("mov.b32 " + cw[e] + ", 0");
+  ins("@!" + beta_zero + " ld.global.v4.b32 {" + cw[0] + ", " + cw[1] + ", " + cw[2] + ", " + cw[3] + "}, [" + gaddr +
+      "]");
+  for (int e = 0; e < 4; ++e) {
+    if (bf) {  // bf16 -> f32: the 16 bits on top
+      ins("shl.b32 " + cv[2 * e] + ", " + cw[e] + ", 16");
+      ins("and.b32 " + cv[2 * e + 1] + ", " + cw[e] + ", 0xffff0000");
+    } else {
+      const std::string lo = r("b16", "e_h0"), hi = r("b16", "e_h1");
+      ins("mov.b32 {" + lo + ", " + hi + "}, " + cw[e]);
+      ins("cvt.f32.f16 " + cv[2 * e] + ", " + lo);
+      ins("cvt.f32.f16 " + cv[2 * e + 1] + ", " + hi);
+    }
+  }
+  for (int e = 0; e < 8; ++e) {
+    ins("mul.rn.f32 " + v[e] + ", " + alpha + ", " + v[e]);
+    ins("fma.rn.f32 " + v[e] + ", " + beta + ", " + cv[e] + ", " + v[e]);
+  }
+  // cvt.rn.f16x2.f32 d, a, b puts a in the upper half: the higher row.
+  for (int e = 0; e < 4; ++e) ins("cvt.rn." + kind + "x2.f32 " + o[e] + ", " + v[2 * e + 1] + ", " + v[2 * e]);
+  ins("st.global.v4.b32 [" + gaddr + "], {" + o[0] + ", " + o[1] + ", " + o[2] + ", " + o[3] + "}");
+  ins("add.u32 " + rd + ", " + rd + ", " + num(cols_per_pass * stride));
+  ins("add.s64 " + gaddr + ", " + gaddr + ", " + step);
+  ins("add.s32 " + pass + ", " + pass + ", 1");
+  ins("setp.lt.s32 " + more + ", " + pass + ", " + num(c.ns / cols_per_pass));
+  ins("@" + more + " bra L_wg_store_pass");
+  ins("ret");
+  w.label("L_wg_generic_store");
 }
 
 }  // namespace ptxblas::gen

@@ -1,15 +1,17 @@
-// The main loop of a Wgmma kernel (KernelConfig::family == Family::Wgmma, f16/bf16, sm_90a):
-// every thread copies its share of each K-step's A and B tiles into shared memory with 16-byte
-// cp.async copies (zero-filled outside the matrix), `stages` K-steps in flight; each warpgroup
-// then multiplies its ms x ns block of C with wgmma.mma_async reading both operands from shared
-// memory through matrix descriptors. The rest of the kernel (parameters, epilogue) is the
-// common emitter's (simt_gemm_ptx.cpp).
+// The main loop of a Wgmma kernel (KernelConfig::family == Family::Wgmma, f16/bf16, sm_90a),
+// warp-specialised: one producer warp (the block's last) copies each K-step's A and B tiles into
+// one of `stages` shared-memory stages with the tensor engine (cp.async.bulk.tensor through the
+// kernel's two tensor maps, kernel_abi.hpp; zeros outside the matrix), and each consumer
+// warpgroup multiplies its ms x ns block of C with wgmma.mma_async reading both operands from
+// shared memory through matrix descriptors. Per stage, a "full" mbarrier (the copies' bytes
+// landed) and an "empty" one (every consumer warp retired the wgmma that read it) hand the stage
+// back and forth, so all stages are in flight. The rest of the kernel (parameters, epilogue) is
+// the common emitter's (simt_gemm_ptx.cpp); the producer warp leaves before the epilogue.
 //
-// Shared memory (no swizzle): each stage of an operand of extent E (ML or NL) x U is a grid of
-// 8 x 8 core matrices of 128 contiguous bytes, core matrix (i, kc) (rows 8i.., k 8kc..) at
-// (kc * E / 8 + i) * 128. Inside one, the 16-byte rows run along the operand's contiguous
-// dimension in global memory: along K for a K-major operand (op(A) = A^T, op(B) = B), along M/N
-// for an M/N-major one (wgmma's transpose flag), so every copy is one row of a core matrix.
+// Shared memory, 128-byte swizzle (16-byte chunk c of a 128-byte row r at (c ^ r % 8) * 16,
+// rows in 1 KiB atoms of 8): a K-major operand (op(A) = A^T, op(B) = B) keeps one 128-byte row
+// of K per row of M/N; an M/N-major one keeps 64 M/N elements per row, K rows in boxes of 64
+// (8 KiB), one box per 64 of M/N.
 #pragma once
 
 #include <functional>
@@ -28,9 +30,19 @@ std::string wgmma_shared_decl();
 // column pairs 2q.. of every 8 columns). Reads %thr, %m0, %n0.
 void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c);
 
-// The loop, from the operands' set-up to the last K-step. Reads %thr, %m0, %n0, %m, %n, %k-range
-// registers %kstart and %keff, %ga, %gb, %lda, %ldb; `acc(i, j)` names accumulator (i, j) in the
+// The loop, from the barriers' set-up to the last K-step. Reads %thr, %lane, %m0, %n0, %p_skip,
+// the K-range registers %kstart and %keff and the parameters p_tmap_a, p_tmap_b; `acc(i, j)` names accumulator (i, j) in the
 // epilogue's grid (rows 64 (i / 2) + 8 (i % 2), columns 8 (j / 2) + j % 2 from the bases).
 void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc);
+
+// The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
+// and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp
+// stages its accumulators in shared memory as f32 columns, then reads them back 8 rows at a time
+// and writes C with 16-byte stores, whole 32-byte sectors, computing alpha * acc + beta * C
+// exactly as the common epilogue does (C read only when beta != 0). `alpha`, `beta` are the f32
+// scalars, `beta_zero` the predicate beta == 0; reads %m0, %n0, %m, %n, %gc, %ldc and the thread
+// indices. Ends the thread with ret.
+void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                             const std::string& alpha, const std::string& beta, const std::string& beta_zero);
 
 }  // namespace ptxblas::gen

@@ -4,6 +4,7 @@
 
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
+#include "wgmma_plan.hpp"
 
 namespace {
 
@@ -105,4 +106,36 @@ TEST(Heuristic, WgmmaTakesAWaveFifteenSixteenthsFull) {
   const Plan p = wg(1024, 1024, 1024);
   EXPECT_EQ(p.config.ml * p.config.nl, 64 * 128);
   EXPECT_EQ(p.config.family, gen::Family::Wgmma);
+}
+
+TEST(Heuristic, WgmmaSplitsOnlyDeepReductions) {
+  // Slices at least 2048 deep, and no deep-reduction tile rule: the oracle's H picks (§25).
+  auto wg = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), gen::DataType::F16, false, gen::Op::N,
+                                              gen::Op::N, m, n, k, kSms, 2048);
+  };
+  for (std::int64_t n : {16, 32, 64, 128}) EXPECT_EQ(wg(2560, n, 2560).kg, 1) << n;
+  const Plan ica = wg(256, 256, 60000);  // 16 blocks of 64x64, two per SM: one wave of slices
+  EXPECT_EQ(ica.config.ml * ica.config.nl, 64 * 64);
+  EXPECT_EQ(ica.kg, 16);
+  const Plan tiny = wg(64, 64, 60000);
+  EXPECT_EQ(tiny.kg, 29);
+  EXPECT_GE(tiny.kchunk, 2048);
+}
+
+TEST(Heuristic, WgmmaShallowKTakesSmallTwoStageBlocks) {
+  // One K-step per block: 64x128 with 2 stages, several blocks per SM (perf notes §27).
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_b = gen::Op::T;
+  call.m = call.n = 4096;
+  call.k = 32;
+  Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml, 64);
+  EXPECT_EQ(p.config.nl, 128);
+  EXPECT_EQ(p.config.stages, 2);
+  EXPECT_EQ(p.kg, 1);
+  call.k = 65;
+  p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml * p.config.nl, 128 * 256);
 }

@@ -1,7 +1,8 @@
 // The wgmma family (f16/bf16 on sm_90): every catalogued wgmma tile forced onto every layout,
 // ragged M, N and K (K not a multiple of U, K shorter than the pipeline), K splits, beta zero or
 // not, each checked against the float64 reference and the real cuBLAS on fresh data with
-// NaN-poisoned C; and the dispatcher's own choice of wgmma where it can run, and not where it
+// NaN-poisoned C, through both epilogues (staged 16-byte stores for blocks inside C with ldc a
+// multiple of 8, else the common one); and the dispatcher's own choice of wgmma where it can run, and not where it
 // cannot (leading dimensions not a multiple of 8).
 #include <gtest/gtest.h>
 #include <cuda_runtime.h>
@@ -43,11 +44,12 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0x36A3ull);
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
-  // warpgroup, warpgroups side by side along N, and four warpgroups.
+  // warpgroup, warpgroups side by side along N, four warpgroups, and the shallow-K plan's tile.
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
-                          "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3"};
+                          "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3",
+                          "wgmma 64 128 64 64 128 1 1 0 2"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
@@ -71,7 +73,9 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
           if (rng() % 2) g.beta = {-0.5, 0};
           g.lda = aligned_ld(a_rows(g), rng);
           g.ldb = aligned_ld(b_rows(g), rng);
-          g.ldc = leading_dim(g.m, rng() % 2, rng);
+          // ldc a multiple of 8 (always for the exact shapes): the blocks wholly inside C take the
+          // staged 16-byte stores, the others the common epilogue.
+          g.ldc = rep == 1 || rng() % 2 ? aligned_ld(g.m, rng) : leading_dim(g.m, rng() % 2, rng);
           const CheckResult r = check_gemm(e, g, h.get(), rng);
           EXPECT_EQ(r.failure, "") << forced << ": " << describe(e, g) << " -> " << r.kernel;
           EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << forced << " ran " << r.kernel;

@@ -36,6 +36,14 @@ import simcheck  # noqa: E402
 from simcheck import NAN, TYPES, Matrix, kernel  # noqa: E402
 
 REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
+
+
+def reduce_groups(mn, kg):
+    """generator/simt_gemm_ptx.cpp reduce_groups: threads sharing an element's slices."""
+    g = 1
+    while g < 8 and 2 * g <= kg and mn * g < (1 << 18):
+        g *= 2
+    return g
 FILL_LOWER, FILL_UPPER, FILL_HERMITIAN = 1, 2, 4  # generator/kernel_abi.hpp kFill*
 
 
@@ -208,6 +216,8 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 alpha=0j, dev_alpha=True, f16=f16)
             add("nt split-K device alpha, m*n > 256" + sfx, t, "n", "t", small, 23, 17, u + 1, kchunk=u,
                 kg=2, dev_alpha=True, f16=f16)
+        # The reduction's groups (8 warps) with four slices in flight, then one at a time.
+        add("tn split-K 37 slices, m*n > 32", t, "t", "n", small, 7, 6, 37 * u - 3, kchunk=u, kg=37)
         add("nt race check", t, "n", "t", small, ml + 2, nl - 1, 2 * u + 1, racecheck=True)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
@@ -301,8 +311,10 @@ MUTATIONS = [
      "device alpha ignored (host value used)"),
     ("mma_d_nt_32x32x16_16x16_s2", "mul.wide.s32 %v_w_t, %v_bz, 1;", "mul.wide.s32 %v_w_t, %v_bz, 0;", True,
      "split-K: every slice written to slice 0 of the workspace"),
-    ("splitk_reduce_z", "add.s32 %v_z, %v_z, 1;", "add.s32 %v_z, %v_z, 2;", True,
-     "split-K reduction skips every other slice"),
+    ("splitk_reduce_z", "add.s32 %v_z, %v_z_last, %v_groups;", "add.s32 %v_z, %v_z_last, %v_z_last;", True,
+     "split-K reduction: a group skips slices after its first four"),
+    ("splitk_reduce_d", "add.u32 %v_s_part, %v_s_part, %v_s_gstep;", "add.u32 %v_s_part, %v_s_part, 0;",
+     True, "split-K reduction: the first group's partial sum added in place of the others'"),
     ("splitk_reduce_h16", "cvt.rn.f16.f32 %v_oh, %v_out_r;", "cvt.rn.f16.f32 %v_oh, %v_sum_r;", True,
      "split-K reduction stores the raw sum (alpha and beta not applied)"),
     ("simt_z_nn_32x32x8_2x2", "ld.global.v2.f64 {%v_a0_vr, %v_a0_vi}", "ld.global.v2.f64 {%v_a0_vi, %v_a0_vr}",
@@ -406,8 +418,10 @@ def _run_case(c, ptx_dir):
                       fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
         C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        groups = reduce_groups(m * n, c.kg)
+        elems = REDUCE_THREADS // groups
         ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars + fill_args, mem,
-                      (-(-(m * n) // REDUCE_THREADS), 1, 1), (REDUCE_THREADS, 1, 1))
+                      (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
         C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,

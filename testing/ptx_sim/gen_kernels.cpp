@@ -9,9 +9,10 @@
 //       then every mma tile of a grid (with store_pad and stages) legal for every layout, which the oracle and
 //       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma][:pad][:s2][:tri]
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
-//              pad: store_pad; s2: two shared stages; tri: the fill variant); a last :sm80 generates for sm_80 instead
+//              wgmma: the warpgroup family, ptxas only (the simulator does not run it), ms x ns the
+//              warpgroup tile; pad: store_pad; s2..s8: shared stages; tri: the fill variant); a last :sm80 generates for sm_80 instead
 //              of sm_90 and appends _sm80 to the kernel's name (entry and file)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
@@ -128,8 +129,10 @@ GeneratedKernel generate(const std::string& spec) {
       c.family = Family::Mma;
     else if (f[i] == "pad")
       c.store_pad = true;
-    else if (f[i] == "s2")
-      c.stages = 2;
+    else if (f[i] == "wgmma")
+      c.family = Family::Wgmma;
+    else if (f[i].size() == 2 && f[i][0] == 's' && f[i][1] >= '2' && f[i][1] <= '8')
+      c.stages = f[i][1] - '0';
     else if (f[i] == "tri")
       c.fill = true;
     else if (f[i] == "sm80" && i + 1 == f.size())
