@@ -91,7 +91,7 @@ class Loop {
     }
     const std::string stage = r("u32", "p_stage"), phase = r("u32", "p_phase"), j = r("s32", "p_j");
     const std::string kc = r("s32", "p_kc"), full = r("u32", "p_full"), empty = r("u32", "p_empty");
-    const std::string par = r("u32", "p_par"), wrap = r("pred", "p_wrap"), more = r("pred", "p_more");
+    const std::string par = r("u32", "p_par");
     ins("mov.u32 " + stage + ", 0");
     ins("mov.u32 " + phase + ", 0");
     ins("mov.s32 " + j + ", 0");
@@ -105,13 +105,21 @@ class Loop {
     copy(a_, stage, kc, full);
     copy(b_, stage, kc, full);
     ins("add.s32 " + kc + ", " + kc + ", " + num(c_.u));
-    ins("add.s32 " + j + ", " + j + ", 1");
+    next_step(j, stage, phase, "p", "L_wg_produce");
+  }
+
+  // Step `count` done: count it, move to the next stage (back to 0 after the last, where the
+  // phase parity to wait for flips), and loop to `label` while K-steps remain.
+  void next_step(const std::string& count, const std::string& stage, const std::string& phase,
+                 const std::string& prefix, const std::string& label) {
+    const std::string wrap = r("pred", prefix + "_wrap"), more = r("pred", prefix + "_more");
+    ins("add.s32 " + count + ", " + count + ", 1");
     ins("add.u32 " + stage + ", " + stage + ", 1");
     ins("setp.eq.u32 " + wrap + ", " + stage + ", " + num(c_.stages));
     ins("@" + wrap + " mov.u32 " + stage + ", 0");
     ins("@" + wrap + " xor.b32 " + phase + ", " + phase + ", 1");
-    ins("setp.lt.s32 " + more + ", " + j + ", %ksteps");
-    ins("@" + more + " bra L_wg_produce");
+    ins("setp.lt.s32 " + more + ", " + count + ", %ksteps");
+    ins("@" + more + " bra " + label);
   }
 
   // Side s's tile of the K-step at K offset `kc` into stage `stage`. K-major: one box of 64 K x
@@ -140,7 +148,6 @@ class Loop {
     descriptor_bases();
     const std::string stage = r("u32", "c_stage"), phase = r("u32", "c_phase"), t = r("s32", "c_t");
     const std::string full = r("u32", "c_full"), prev = r("u32", "c_prev_empty"), rel = r("pred", "p_release");
-    const std::string wrap = r("pred", "c_wrap"), more = r("pred", "c_more");
     ins("mov.u32 " + stage + ", 0");
     ins("mov.u32 " + phase + ", 0");
     ins("mov.s32 " + t + ", 0");
@@ -153,13 +160,7 @@ class Loop {
     ins("setp.gt.and.s32 " + rel + ", " + t + ", 0, %p_lane0");
     ins("@" + rel + " mbarrier.arrive.shared::cta.b64 _, [" + prev + "]");
     barrier(prev, stage, 1);
-    ins("add.s32 " + t + ", " + t + ", 1");
-    ins("add.u32 " + stage + ", " + stage + ", 1");
-    ins("setp.eq.u32 " + wrap + ", " + stage + ", " + num(c_.stages));
-    ins("@" + wrap + " mov.u32 " + stage + ", 0");
-    ins("@" + wrap + " xor.b32 " + phase + ", " + phase + ", 1");
-    ins("setp.lt.s32 " + more + ", " + t + ", %ksteps");
-    ins("@" + more + " bra L_wg_loop");
+    next_step(t, stage, phase, "c", "L_wg_loop");
     ins("wgmma.wait_group.sync.aligned 0");
   }
 
