@@ -12,7 +12,8 @@
 
 namespace ptxblas::dispatch {
 
-// sm_90 exactly (the kernels are sm_90a code), f16 or bf16, no empty dimension, A and B 16-byte
+// sm_90 exactly (the kernels are sm_90a code), f16 or bf16, no empty dimension, the whole of C
+// (wgmma kernels have no triangular variant), A and B 16-byte
 // aligned with leading dimensions a multiple of 8 elements (what a tensor map accepts), and a
 // driver that encodes tensor maps and lets kernels opt into more than 48 KiB of shared memory.
 bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);

@@ -14,7 +14,8 @@ enum class Op : std::uint8_t { N, T, C };
 // Instruction family of the inner product: SIMT fma, or warp-wide mma.sync (DMMA m16n8k8 for f64
 // and, as four real products, c64 — four m8n8k4 each before sm_90; m16n8k16 with f32
 // accumulation for f16 and bf16); or, for f16 and bf16 on sm_90a only, warpgroup-wide
-// wgmma.mma_async reading both operands from shared memory that cp.async fills (wgmma_ptx.hpp).
+// wgmma.mma_async reading both operands from shared memory that the tensor engine fills
+// (wgmma_ptx.hpp).
 enum class Family : std::uint8_t { Simt, Mma, Wgmma };
 
 struct KernelConfig {
@@ -29,7 +30,7 @@ struct KernelConfig {
   int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
   Family family = Family::Simt;
   // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one.
-  // Wgmma: the number of cp.async stages in flight (2 to 8).
+  // Wgmma: the number of shared-memory stages, all in flight (2 to 8).
   int stages = 1;
   // f16/bf16 mma only: pad the rows of an operand copied along M/N for conflict-free shared
   // stores (at the price of some 2-way conflicts in the fragment loads) instead of the reverse.

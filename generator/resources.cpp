@@ -44,6 +44,8 @@ std::string why_illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (c.ms % 64 != 0 || c.ns % 64 != 0 || c.ns > 256) return "wgmma warpgroup tile must be 64k x 64..256";
   if (c.ml > 256 || c.nl > 256) return "wgmma block tile must be at most 256 x 256 (one tensor box)";
   if (c.u != 64) return "wgmma K-step must be 64 (one 128-byte swizzle row)";
+  // The staged epilogue writes whole tiles; no triangular (fill) variant exists.
+  if (c.fill) return "wgmma kernels have no triangular-output variant";
   if (c.stages < 2 || c.stages > 8) return "wgmma stages must be 2 to 8";
   const int threads = c.threads();
   if (threads > lim.max_threads_per_block) return "too many threads per block";

@@ -203,6 +203,13 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   EXPECT_NE(why_illegal(smem).find("shared"), std::string::npos);
   KernelConfig sm70;
   EXPECT_THROW(generate_simt_gemm(sm70, 70), std::invalid_argument);
+  // wgmma: a legal catalogue tile, then its triangular variant (none exists: the staged
+  // epilogue writes whole tiles).
+  KernelConfig wg = with_tile(KernelConfig{}, wgmma_catalog().front());
+  wg.data = DataType::F16;
+  EXPECT_EQ(why_illegal(wg), "");
+  wg.fill = true;
+  EXPECT_NE(why_illegal(wg).find("triangular"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {
