@@ -47,7 +47,7 @@ class Emitter {
     // wgmma exists only on sm_90a (the architecture-specific features of compute capability 9.0).
     const std::string target = wgmma_ ? "90a" : num(sm_ >= 90 ? 90 : 80);
     s += ".version 8.0\n.target sm_" + target + "\n.address_size 64\n\n";
-    if (wgmma_ || async_copy(c_)) s += wgmma_shared_decl();
+    if (wgmma_ || async_copy(c_)) s += wgmma_shared_decl();  // cp.async stages are dynamic too
     s += ".visible .entry " + name + "(\n";
     s += "  .param .u64 p_a, .param .u64 p_b, .param .u64 p_c,\n";
     s += "  .param .s64 p_lda, .param .s64 p_ldb, .param .s64 p_ldc,\n";
