@@ -29,9 +29,9 @@ bool legal(const gen::KernelConfig& c) {
 
 }  // namespace
 
-Plan with_async_stages(Plan p, const GemmCall& call) {
+Plan with_async_stages(Plan p) {
   gen::KernelConfig c = p.config;
-  if (c.family == gen::Family::Wgmma || c.stages > 2 || call.fill != gen::kFillWhole) return p;
+  if (c.family == gen::Family::Wgmma || c.stages > 2) return p;
   const bool pays = c.data == gen::DataType::F64 || c.data == gen::DataType::C64 ||
                     (c.data == gen::DataType::F32 && p.kg > 1);
   if (!pays) return p;

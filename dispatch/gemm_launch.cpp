@@ -266,10 +266,10 @@ Outcome run_gemm(const GemmCall& call) {
     plan = plan_wgmma(call, dev.multiprocessors);
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    plan = with_async_stages(model_plan(d, ctx, dev, call, *picker), call);
+    plan = with_async_stages(model_plan(d, ctx, dev, call, *picker));
   } else {
     plan = with_async_stages(
-        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors), call);
+        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
   }
   return launch_plan(d, ctx, dev, call, plan);
 }

@@ -252,6 +252,12 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             if tile[8] > 2:  # cp.async stages: K long enough that each stage is refilled twice
                 add("%s %s deep K race check" % (o, name), t, o[0], o[1], tile, 7, 6,
                     (2 * tile[8] + 1) * tile[2] + 3, racecheck=True)
+                # ...and their triangular variant: blocks outside the fill return before any copy.
+                tri = 2 * max(tile[0], tile[1]) + 5
+                add("%s %s fill lower split-K" % (o, name), t, o[0], o[1], tile, tri, tri, 2 * tile[2] + 3,
+                    kchunk=tile[2], kg=3, fill=FILL_LOWER | herm)
+                add("%s %s fill upper diagonal -3" % (o, name), t, o[0], o[1], tile, tri, tri, 3 * tile[2] + 1,
+                    fill=FILL_UPPER | herm, fill_diag=-3)
         # The sm_80 form of the f64/c64 mma tiles: each op pair, ragged, and a split-K.
         for tile in [x for x in cat[t] if x[6] and t in "dz"]:
             for o in ops:
