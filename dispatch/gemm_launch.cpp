@@ -10,6 +10,7 @@
 #include "resources.hpp"
 #include "decision_store.hpp"
 #include "first_sight.hpp"
+#include "async_stages.hpp"
 #include "model_registry.hpp"
 #include "plan_launch.hpp"
 #include "workspace_pool.hpp"
@@ -265,9 +266,10 @@ Outcome run_gemm(const GemmCall& call) {
     plan = plan_wgmma(call, dev.multiprocessors);
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    plan = model_plan(d, ctx, dev, call, *picker);
+    plan = with_async_stages(model_plan(d, ctx, dev, call, *picker));
   } else {
-    plan = plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+    plan = with_async_stages(
+        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
   }
   return launch_plan(d, ctx, dev, call, plan);
 }

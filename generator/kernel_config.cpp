@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "load_plan.hpp"
+
 namespace ptxblas::gen {
 
 bool is_complex(DataType t) { return t == DataType::C32 || t == DataType::C64; }
@@ -37,8 +39,11 @@ int wgmma_barrier_offset(const KernelConfig& c) {
 }
 
 // Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage.
+// cp.async stages (async_copy): A's stages, then B's.
 int dynamic_smem_bytes(const KernelConfig& c) {
-  return c.family == Family::Wgmma ? wgmma_barrier_offset(c) + 16 * c.stages : 0;
+  if (c.family == Family::Wgmma) return wgmma_barrier_offset(c) + 16 * c.stages;
+  if (async_copy(c)) return (smem_stage_bytes(c, Operand::A) + smem_stage_bytes(c, Operand::B)) * c.stages;
+  return 0;
 }
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }

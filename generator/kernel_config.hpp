@@ -29,7 +29,9 @@ struct KernelConfig {
                                 // Wgmma: warpgroup tile (ms a multiple of 64 rows)
   int vec = 1;                  // contiguous rows/columns per run: one shared-memory vector load
   Family family = Family::Simt;
-  // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one.
+  // Shared-memory pipeline: 1 = one buffer, two barriers per K-step; 2 = double buffer, one,
+  // both staging the next tile in registers; 3 to kMaxAsyncStages = that many buffers filled by
+  // cp.async straight from global memory, stages - 1 tiles in flight (async_copy()).
   // Wgmma: the number of shared-memory stages, all in flight (2 to 8).
   int stages = 1;
   // f16/bf16 mma only: pad the rows of an operand copied along M/N for conflict-free shared
@@ -50,6 +52,10 @@ struct KernelConfig {
   bool operator==(const KernelConfig&) const = default;
 };
 
+// SIMT / mma with 3 or more stages: the tiles go global -> shared through cp.async.
+constexpr int kMaxAsyncStages = 6;
+inline bool async_copy(const KernelConfig& c) { return c.family != Family::Wgmma && c.stages > 2; }
+
 bool is_complex(DataType t);
 // Bytes of one stored element of A/B/C.
 int storage_bytes(DataType t);
@@ -67,8 +73,8 @@ char op_letter(Op op);         // n t c
 // Real types have no conjugate: C is folded into T so equal kernels get equal names.
 KernelConfig canonical(KernelConfig c);
 
-// Bytes of dynamic shared memory the kernel is launched with (Wgmma only: its stages exceed the
-// 48 KiB a kernel may declare statically); 0 for the other families.
+// Bytes of dynamic shared memory the kernel is launched with (Wgmma and cp.async stages, which
+// may exceed the 48 KiB a kernel can declare statically); 0 for the others.
 int dynamic_smem_bytes(const KernelConfig& c);
 // Wgmma's shared memory (wgmma_ptx.hpp): the column stride of a warp's staging of C in the
 // epilogue, and where the mbarriers lie (after the stages or the staging, whichever is larger).

@@ -59,4 +59,9 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
   return p;
 }
 
+int smem_stage_bytes(const KernelConfig& c, Operand which) {
+  const LoadPlan p = make_load_plan(c, which);
+  return (p.smem_rows * p.smem_stride * shared_bytes(c) + 15) / 16 * 16;
+}
+
 }  // namespace ptxblas::gen

@@ -34,4 +34,7 @@ struct LoadPlan {
 // Empty plan (no offsets) when the tile cannot be split evenly over the block's threads.
 LoadPlan make_load_plan(const KernelConfig& c, Operand which);
 
+// Bytes of one shared-memory stage of an operand's tile (16-byte aligned); c.stages of them.
+int smem_stage_bytes(const KernelConfig& c, Operand which);
+
 }  // namespace ptxblas::gen

@@ -11,8 +11,7 @@ namespace {
 int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 int smem_array_bytes(const KernelConfig& c, Operand which) {
-  const LoadPlan p = make_load_plan(c, which);
-  return round_up(p.smem_rows * p.smem_stride * shared_bytes(c), 16) * std::max(1, c.stages);
+  return smem_stage_bytes(c, which) * std::max(1, c.stages);
 }
 
 // Fragment registers of one K-step of an mma kernel: four registers of A per 16 rows, two of B per
@@ -68,7 +67,9 @@ Resources predict_resources(const KernelConfig& c, int sm) {
   // to ptxas 13.0 output over the families CI assembles.
   const int w = compute_bytes(c.data) / 4;
   const int slots = (c.ml + c.nl) * c.u / std::max(1, r.threads);
-  const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4);
+  // cp.async (async_copy) holds no data between the global and the shared side, but ptxas keeps
+  // about half as many registers for the copies' sources and sizes (fitted as below).
+  const int prefetch = slots * std::max(1, storage_bytes(c.data) / 4) / (async_copy(c) ? 2 : 1);
   if (c.family == Family::Mma) {
     // Refitted (2026-11-23) to ptxas 13.0 for sm_90 over 400 random points of the mma grid, all
     // layouts: every point within register_margin. ptxas hoists the fragment loads of later
@@ -103,7 +104,9 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
-  if (c.stages != 1 && c.stages != 2) return "stages must be 1 or 2";
+  if (c.stages < 1 || c.stages > kMaxAsyncStages) return "stages must be 1 to 6";
+  // cp.async copies 4, 8 or 16 bytes as stored: no 2-byte elements, no widening for SIMT.
+  if (async_copy(c) && storage_bytes(c.data) < 4) return "cp.async stages (3 or more) need 4-byte elements";
   if (c.store_pad && (c.family != Family::Mma || storage_bytes(c.data) != 2))
     return "store_pad is for f16/bf16 mma tiles";
   if (c.family == Family::Mma) {
@@ -119,7 +122,9 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (make_load_plan(c, Operand::A).offsets.empty() || make_load_plan(c, Operand::B).offsets.empty())
     return "tile loads do not split evenly over the threads";
   const Resources r = predict_resources(c);
-  if (r.smem_bytes > lim.max_static_smem) return "shared memory exceeds the static limit";
+  // cp.async stages live in dynamic shared memory (dynamic_smem_bytes), the others are static.
+  if (async_copy(c) ? r.smem_bytes > lim.max_dynamic_smem : r.smem_bytes > lim.max_static_smem)
+    return async_copy(c) ? "shared memory exceeds the dynamic limit" : "shared memory exceeds the static limit";
   // ptxas caps a thread at max_regs_per_thread (spilling beyond), so a prediction above the cap
   // only rules a tile out when even its low end (prediction - margin) is above it.
   if (r.regs_predicted - register_margin(r) > lim.max_regs_per_thread) return "too many registers per thread";

@@ -47,7 +47,7 @@ class Emitter {
     // wgmma exists only on sm_90a (the architecture-specific features of compute capability 9.0).
     const std::string target = wgmma_ ? "90a" : num(sm_ >= 90 ? 90 : 80);
     s += ".version 8.0\n.target sm_" + target + "\n.address_size 64\n\n";
-    if (wgmma_) s += wgmma_shared_decl();
+    if (wgmma_ || async_copy(c_)) s += wgmma_shared_decl();  // cp.async stages are dynamic too
     s += ".visible .entry " + name + "(\n";
     s += "  .param .u64 p_a, .param .u64 p_b, .param .u64 p_c,\n";
     s += "  .param .s64 p_lda, .param .s64 p_ldb, .param .s64 p_ldc,\n";
@@ -63,7 +63,7 @@ class Emitter {
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
     if (mma_ || wgmma_) s += ".minnctapersm 1\n";
     s += "{\n";
-    if (!wgmma_) {
+    if (!wgmma_ && !async_copy(c_)) {
       const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
       s += "  .shared .align 16 .b8 smem_a[" + num(smem_size(pa)) + "];\n";
       s += "  .shared .align 16 .b8 smem_b[" + num(smem_size(pb)) + "];\n";
@@ -225,7 +225,7 @@ class Emitter {
 
  private:
   // One stage of an operand's shared tile, in bytes; the array holds c_.stages of them.
-  int stage_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }
+  int stage_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }  // = smem_stage_bytes
   int smem_size(const LoadPlan& p) const { return stage_size(p) * c_.stages; }
 
   std::string r(const std::string& type, const std::string& name) { return w_.reg(type, name); }
@@ -393,6 +393,15 @@ class Emitter {
     return v;
   }
 
+  // reg = the shared address of the operand's stages: static arrays, or for cp.async stages
+  // A's then B's in the dynamic shared memory.
+  void smem_base(Operand which, const std::string& reg) {
+    const std::string x = which == Operand::A ? "a" : "b";
+    if (!async_copy(c_)) return ins("mov.u32 " + reg + ", smem_" + x);
+    ins("mov.u32 " + reg + ", smem_dyn");
+    if (which == Operand::B) ins("add.u32 " + reg + ", " + reg + ", " + num(smem_size(make_load_plan(c_, Operand::A))));
+  }
+
   // Per-slot registers and pointers of one operand's global -> shared copy.
   void setup_operand(Operand which) {
     const LoadPlan p = make_load_plan(c_, which);
@@ -430,7 +439,7 @@ class Emitter {
     ins("add.s64 " + base + ", " + base + ", " + tmp);
     // Shared-memory base of (bk, bmn) in the plan's layout.
     const std::string sbase = r("u32", x + "_sbase"), stmp = r("u32", x + "_stmp");
-    ins("mov.u32 " + sbase + ", smem_" + x);
+    smem_base(which, sbase);
     if (p.k_contiguous)
       ins("mad.lo.u32 " + stmp + ", " + bmn + ", " + num(p.smem_stride) + ", " + bk);
     else
@@ -585,6 +594,10 @@ class Emitter {
         load_frags("a", i, ra_, (kk * (c_.ml + pa.smem_pad) + tile_offset(i, tx_count)) * t_.cb);
       for (int j = 0; j < c_.ns; j += c_.vec)
         load_frags("b", j, rb_, (kk * (c_.nl + pb.smem_pad) + tile_offset(j, ty_count)) * t_.cb);
+      if (conjugate_fragments(Operand::A))
+        for (int i = 0; i < c_.ms; ++i) ins("neg." + t_.ct + " %fa" + num(i) + "_i, %fa" + num(i) + "_i");
+      if (conjugate_fragments(Operand::B))
+        for (int j = 0; j < c_.ns; ++j) ins("neg." + t_.ct + " %fb" + num(j) + "_i, %fb" + num(j) + "_i");
       if (t_.cplx)
         for (int j = 0; j < c_.ns; ++j)
           ins("neg." + t_.ct + " " + ct("fb" + num(j) + "_ni") + ", %fb" + num(j) + "_i");
@@ -648,6 +661,7 @@ class Emitter {
             ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + at);
           else
             ins("ld.shared.f64 " + f.re + ", " + at);
+          if (conjugate_fragments(Operand::A)) ins("neg.f64 " + f.im + ", " + f.im);
         }
       for (int fj = 0; fj < fn; ++fj)
         for (int part = 0; part < 2; ++part) {
@@ -655,6 +669,7 @@ class Emitter {
           const std::string at = addr(rb_, pb, 8 * fj, kk + 4 * part);
           if (t_.cplx) {
             ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + at);
+            if (conjugate_fragments(Operand::B)) ins("neg.f64 " + f.im + ", " + f.im);
             ins("neg.f64 " + ct("fb" + num(2 * fj + part) + "_ni") + ", " + f.im);
           } else {
             ins("ld.shared.f64 " + f.re + ", " + at);
@@ -699,8 +714,8 @@ class Emitter {
   void main_loop() {
     ins("@%p_skip bra L_epilogue");
     ins("mov.s32 " + r("s32", "krem") + ", %keff");
-    ins("mov.u32 " + r("u32", "ra") + ", smem_a");
-    ins("mov.u32 " + r("u32", "rb") + ", smem_b");
+    smem_base(Operand::A, r("u32", "ra"));
+    smem_base(Operand::B, r("u32", "rb"));
     if (mma_) {
       // Fragment (row g, k position q) of the warp's first mma tile, in the operand's layout.
       const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
@@ -722,6 +737,7 @@ class Emitter {
       ins("mad.lo.u32 %ra, %tx, " + num(t_.cb * c_.vec) + ", %ra");
       ins("mad.lo.u32 %rb, %ty, " + num(t_.cb * c_.vec) + ", %rb");
     }
+    if (async_copy(c_)) return async_loop();
     load_tile(Operand::A);
     load_tile(Operand::B);
     if (c_.stages > 1) return double_buffered_loop();
@@ -772,6 +788,87 @@ class Emitter {
     ins("bar.sync 0");
     ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
     ins("@%p_more bra L_k_loop");
+  }
+
+  // cp.async into c_.stages shared stages (async_copy): stages - 1 tiles are in flight while one
+  // is multiplied. Each K-step waits for its own copies of the oldest tile, then one barrier makes
+  // everyone's visible and frees the stage multiplied last step, which the next copies refill.
+  void async_loop() {
+    const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+    const int sa = stage_size(pa), sb = stage_size(pb), stages = c_.stages;
+    ins("mov.s32 " + r("s32", "kload") + ", %keff");  // K left at the tile being copied
+    for (int s = 0; s + 1 < stages; ++s) {
+      copy_tile_async(Operand::A, "%a_sbase", s * sa);
+      copy_tile_async(Operand::B, "%b_sbase", s * sb);
+      next_async_copy();
+    }
+    const std::string la = r("u32", "load_a"), lb = r("u32", "load_b");  // stage offsets being filled
+    const std::string ca = r("u32", "stage_a"), cb = r("u32", "stage_b");  // and multiplied
+    ins("mov.u32 " + la + ", " + num((stages - 1) * sa));
+    ins("mov.u32 " + lb + ", " + num((stages - 1) * sb));
+    ins("mov.u32 " + ca + ", 0");
+    ins("mov.u32 " + cb + ", 0");
+    ra_ = r("u32", "ra_cur");
+    rb_ = r("u32", "rb_cur");
+    const std::string da = r("u32", "a_sdst"), db = r("u32", "b_sdst");
+    // Advance a pair of stage offsets by one stage, back to 0 after the last.
+    auto next_stage = [&](const std::string& oa, const std::string& ob) {
+      const std::string wrap = r("pred", "p_wrap");
+      ins("add.u32 " + oa + ", " + oa + ", " + num(sa));
+      ins("add.u32 " + ob + ", " + ob + ", " + num(sb));
+      ins("setp.eq.u32 " + wrap + ", " + oa + ", " + num(stages * sa));
+      ins("@" + wrap + " mov.u32 " + oa + ", 0");
+      ins("@" + wrap + " mov.u32 " + ob + ", 0");
+    };
+    w_.label("L_k_loop");
+    ins("cp.async.wait_group " + num(stages - 2));
+    ins("bar.sync 0");
+    ins("add.u32 " + da + ", %a_sbase, " + la);
+    ins("add.u32 " + db + ", %b_sbase, " + lb);
+    copy_tile_async(Operand::A, da, 0);
+    copy_tile_async(Operand::B, db, 0);
+    next_async_copy();
+    next_stage(la, lb);
+    ins("add.u32 " + ra_ + ", %ra, " + ca);
+    ins("add.u32 " + rb_ + ", %rb, " + cb);
+    compute_tile();
+    next_stage(ca, cb);
+    ins("sub.s32 %krem, %krem, " + num(c_.u));
+    ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
+    ins("@%p_more bra L_k_loop");
+    // The copies still in flight (zero fills past K) must land before the block's shared memory
+    // can go to another block.
+    ins("cp.async.wait_all");
+  }
+
+  // One K-step tile of an operand by cp.async into the stage at dst + off: elements outside the
+  // matrix (or past the K left, %kload) are zero-filled (source size 0, source address the
+  // matrix's start so that no lane points outside it).
+  void copy_tile_async(Operand which, const std::string& dst, int off) {
+    const std::string x = which == Operand::A ? "a" : "b";
+    const int w = which == Operand::A ? 0 : 1;
+    const std::string kind = t_.es == 16 ? "cg" : "ca";
+    for (int j = 0; j < slots_[w]; ++j) {
+      const std::string s = x + num(j);
+      const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
+      ins("setp.lt.and.s32 " + p + ", %" + s + "_kidx, %kload, %" + s + "_mnok");
+      ins("selp.u32 " + size + ", " + num(t_.es) + ", 0, " + p);
+      ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
+      ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src +
+          "], " + num(t_.es) + ", " + size);
+    }
+  }
+
+  void next_async_copy() {
+    ins("cp.async.commit_group");
+    advance_pointers(Operand::A);
+    advance_pointers(Operand::B);
+    ins("sub.s32 %kload, %kload, " + num(c_.u));
+  }
+
+  // cp.async copies operands as stored, so op C's conjugate is taken on the fragments instead.
+  bool conjugate_fragments(Operand which) const {
+    return async_copy(c_) && t_.cplx && (which == Operand::A ? c_.op_a : c_.op_b) == Op::C;
   }
 
   // d = x * y (complex or real), d = d + x * y.

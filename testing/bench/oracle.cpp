@@ -13,10 +13,11 @@ struct Tile {
   int store_pad = 0, stages = 1;
 };
 
-// Each tile as catalogued, and with store_pad (f16/bf16 mma) and two shared stages.
+// Each tile as catalogued, and with store_pad (f16/bf16 mma) and two shared stages; 4-byte and
+// wider types also with 3 and 4 cp.async stages (the dispatcher drops the illegal ones).
 void with_variants(std::vector<Tile>& out, Tile t, bool half) {
   const int pads = std::string(t.family) == "mma" && half ? 2 : 1;
-  for (int stages = 1; stages <= 2; ++stages)
+  for (int stages = 1; stages <= (half ? 2 : 4); ++stages)
     for (int pad = 0; pad < pads; ++pad) {
       t.store_pad = pad;
       t.stages = stages;

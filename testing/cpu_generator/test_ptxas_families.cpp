@@ -77,6 +77,19 @@ std::vector<Variant> all_families() {
           out.push_back({with_tile(c, t), 90});
         }
   }
+  // cp.async stages (3 and 4) of every catalogued tile of the 4-byte and wider types, two layouts.
+  for (const auto& tv : types) {
+    if (storage_bytes(tv.data) < 4) continue;
+    for (const Tile& t : tile_catalog(tv.data))
+      for (int stages : {3, 4}) {
+        KernelConfig c = with_tile(KernelConfig{}, t);
+        c.data = tv.data;
+        c.stages = stages;
+        c.op_a = stages == 3 ? Op::N : Op::T;
+        c.op_b = is_complex(tv.data) && stages == 4 ? Op::C : stages == 3 ? Op::T : Op::N;
+        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+      }
+  }
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);
   for (DataType t : {DataType::F64, DataType::C64, DataType::F16, DataType::BF16}) {
@@ -97,6 +110,7 @@ struct Result {
   std::string name;
   int sm;
   bool sampled;
+  bool dynamic_smem;  // wgmma and cp.async stages: all shared memory dynamic, none declared
   Resources predicted;
   PtxasReport report;
 };
@@ -122,7 +136,7 @@ std::map<std::string, int> read_occupancy() {
 
 Result assemble(const Variant& f) {
   const GeneratedKernel k = generate_simt_gemm(f.config, f.sm);
-  return {k.name, f.sm, f.sampled, k.resources, run_ptxas(k.ptx, f.sm)};
+  return {k.name, f.sm, f.sampled, dynamic_smem_bytes(f.config) > 0, k.resources, run_ptxas(k.ptx, f.sm)};
 }
 
 }  // namespace
@@ -140,9 +154,7 @@ TEST(PtxasFamilies, AssembleAndMatchLegalityModel) {
   for (const Result& r : results) {
     SCOPED_TRACE(r.name + " sm_" + std::to_string(r.sm));
     ASSERT_TRUE(r.report.ok) << r.report.log;
-    // wgmma kernels declare no static shared memory: all of theirs is dynamic.
-    const bool dynamic = r.name.rfind("wgmma_", 0) == 0;
-    EXPECT_EQ(r.report.smem_bytes, dynamic ? 0 : r.predicted.smem_bytes) << r.report.log;
+    EXPECT_EQ(r.report.smem_bytes, r.dynamic_smem ? 0 : r.predicted.smem_bytes) << r.report.log;
     // A grid tile predicted beyond ptxas's cap may spill (legal: slow, not wrong); nothing else may.
     if (!r.sampled || r.predicted.regs_predicted <= Limits{}.max_regs_per_thread) {
       EXPECT_EQ(r.report.spill_bytes, 0) << r.report.log;

@@ -22,15 +22,16 @@ int pick(std::mt19937_64& rng, const int (&values)[N]) {
   return values[rng() % N];
 }
 
-// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES" from the generator's value ranges; many draws
-// are illegal for the type (the library says so by forwarding).
+// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES" from the generator's value ranges (stages 3
+// and 4: the cp.async pipeline); many draws are illegal for the type (the library says so by
+// forwarding).
 std::string random_spec(std::mt19937_64& rng, bool mma) {
   // The tuning space's ranges (the bundled model picks from all of it: 256-wide blocks, 16 and 32
   // thread tiles); ~17% of draws are legal.
   static constexpr int kBlock[] = {16, 32, 64, 128, 256}, kSimtU[] = {4, 8, 16}, kMmaU[] = {8, 16, 32},
                        kThread[] = {1, 2, 4, 8, 16, 32}, kVec[] = {1, 2, 4}, kWarpM[] = {8, 16, 32, 64},
                        kWarpN[] = {8, 16, 32, 64}, kKg[] = {1, 1, 1, 2, 3, 5, 12};
-  const int ml = pick(rng, kBlock), nl = pick(rng, kBlock), kg = pick(rng, kKg), stages = 1 + static_cast<int>(rng() % 2);
+  const int ml = pick(rng, kBlock), nl = pick(rng, kBlock), kg = pick(rng, kKg), stages = 1 + static_cast<int>(rng() % 4);
   std::string s = mma ? "mma " : "simt ";
   s += std::to_string(ml) + " " + std::to_string(nl) + " " + std::to_string(pick(rng, mma ? kMmaU : kSimtU)) + " ";
   if (mma)
@@ -40,6 +41,13 @@ std::string random_spec(std::mt19937_64& rng, bool mma) {
          std::to_string(pick(rng, kVec)) + " ";
   s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages);
   return s;
+}
+
+// A name ends in "_s<stages>" exactly when stages > 1.
+bool stages_suffix_matches(const std::string& name, int stages) {
+  const std::string last = name.substr(name.rfind('_') + 1);
+  const bool has = last.size() == 2 && last[0] == 's' && last[1] >= '2' && last[1] <= '9';
+  return stages > 1 ? last == "s" + std::to_string(stages) : !has;
 }
 
 // Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3") is the forced spec's tile: family,
@@ -54,11 +62,8 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
   const std::string name = kernel.substr(0, kernel.find(' '));
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +
                            std::to_string(ms) + "x" + std::to_string(ns);
-  const auto ends_with = [&](const std::string& s) {
-    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-  };
   return name.rfind(std::string(family) + "_", 0) == 0 && name.find(tile) != std::string::npos &&
-         (pad == 1) == (name.find("_p") != std::string::npos) && (stages == 2) == ends_with("_s2") &&
+         (pad == 1) == (name.find("_p") != std::string::npos) && stages_suffix_matches(name, stages) &&
          (kg > 1 || kernel.find(" kg=") == std::string::npos);
 }
 

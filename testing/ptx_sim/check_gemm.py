@@ -81,7 +81,7 @@ def gemm_spec(t, opa, opb, tile, f16):
     ml, nl, u, ms, ns, vec, mma, pad, stages = tile
     return "gemm:%s:%s%s:%dx%dx%d:%dx%d:%d%s%s%s%s" % (t, opa, opb, ml, nl, u, ms, ns, vec, ":f16" if f16 else "",
                                                      ":mma" if mma else "", ":pad" if pad else "",
-                                                     ":s2" if stages == 2 else "")
+                                                     ":s%d" % stages if stages > 1 else "")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -144,15 +144,16 @@ CATALOG = {
 # without thread wrap-around (threads < ML or NL), u = 4 and 16, 1x1 thread tiles, vec 1,
 # wide and narrow blocks.
 # The SIMT family of the types whose catalog is mma, and mma tiles with u = 2 mma steps, narrow
-# warp tiles and the [mn][k] copy without thread wrap-around.
+# warp tiles and the [mn][k] copy without thread wrap-around. Stages 3 and 4: the cp.async
+# pipeline (conjugates taken on the fragments).
 EXTRA_TILES = {
-    "s": [(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
+    "s": [(64, 64, 8, 4, 4, 4, S, False, 3), (32, 32, 8, 2, 2, 2, S, False, 4),(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
           (128, 128, 8, 8, 8, 4)],
-    "d": [(32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
+    "d": [(128, 64, 8, 64, 32, 1, M, False, 3), (32, 32, 16, 16, 16, 1, M, False, 4), (32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
           (16, 64, 8, 16, 32, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2), (64, 16, 16, 16, 16, 1, M, False, 2),
           (32, 32, 16, 16, 16, 1, M)],
-    "c": [(128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
-    "z": [(32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2),
+    "c": [(32, 32, 8, 2, 2, 2, S, False, 3), (128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
+    "z": [(32, 32, 8, 16, 16, 1, M, False, 3), (64, 32, 8, 32, 16, 1, M, False, 4), (32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2),
           (32, 32, 16, 16, 16, 1, M)],
     "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
           (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M)],
@@ -248,6 +249,15 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             o = ops[i % len(ops)]
             add("%s %s split-K" % (o, name), t, o[0], o[1], tile, 9, 10, 2 * tile[2] + 1, kchunk=tile[2], kg=3)
             add("%s %s race check" % (o, name), t, o[0], o[1], tile, 11, 5, tile[2] + 1, racecheck=True)
+            if tile[8] > 2:  # cp.async stages: K long enough that each stage is refilled twice
+                add("%s %s deep K race check" % (o, name), t, o[0], o[1], tile, 7, 6,
+                    (2 * tile[8] + 1) * tile[2] + 3, racecheck=True)
+                # ...and their triangular variant: blocks outside the fill return before any copy.
+                tri = 2 * max(tile[0], tile[1]) + 5
+                add("%s %s fill lower split-K" % (o, name), t, o[0], o[1], tile, tri, tri, 2 * tile[2] + 3,
+                    kchunk=tile[2], kg=3, fill=FILL_LOWER | herm)
+                add("%s %s fill upper diagonal -3" % (o, name), t, o[0], o[1], tile, tri, tri, 3 * tile[2] + 1,
+                    fill=FILL_UPPER | herm, fill_diag=-3)
         # The sm_80 form of the f64/c64 mma tiles: each op pair, ragged, and a split-K.
         for tile in [x for x in cat[t] if x[6] and t in "dz"]:
             for o in ops:
@@ -345,6 +355,19 @@ MUTATIONS = [
     ("splitk_reduce_s", "@!%v_p_in_fill ret;", "", True, "split-K reduction writes outside the fill"),
     ("mma_z_tn_32x32x8_16x16_s2_tri", "sub.s32 %v_tile_dmin, %v_tile_dmax, 31;", "sub.s32 %v_tile_dmin, %v_tile_dmax, 0;",
      True, "fill: blocks that hold part of the upper triangle skipped"),
+    ("simt_s_tn_64x64x8_4x4_v4_s3", "cp.async.wait_group 1;", "cp.async.wait_group 2;", True,
+     "cp.async: the K loop does not wait for the tile it multiplies"),
+    ("mma_d_nt_128x64x8_64x32_s3", "  cp.async.wait_group 1;\n  bar.sync 0;", "  cp.async.wait_group 1;", True,
+     "cp.async: no barrier between the copies landing and other warps reading them"),
+    ("simt_s_tt_32x32x8_2x2_v2_s4", "@%v_p_wrap mov.u32 %v_load_a, 0;", "", True,
+     "cp.async: A's copies run past the last stage"),
+    ("mma_z_cn_32x32x8_16x16_s3", "neg.f64 %v_fa0_i, %v_fa0_i;", "", True,
+     "cp.async: conjugate of A dropped from the fragments"),
+    ("mma_d_tn_32x32x16_16x16_s4", "setp.lt.and.s32 %v_b0_ok, %v_b0_kidx, %v_kload, %v_b0_mnok;",
+     "setp.lt.and.s32 %v_b0_ok, %v_b0_kidx, %v_keff, %v_b0_mnok;", True,
+     "cp.async: B's K bound not advanced with the copies (no zero fill past K)"),
+    ("simt_c_nt_32x32x8_2x2_v2_s3", "cp.async.wait_all;", "", True,
+     "cp.async: block exits with copies in flight"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),

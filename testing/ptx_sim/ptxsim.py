@@ -17,6 +17,11 @@ What it models:
   * fma.rn.f32 is a*b+c in double then rounded to f32 (exact but for rare double rounding);
     fma.rn.f64 uses math.fma where Python has it (3.13+), else a*b+c in double (two roundings)
   * generic loads/stores (ld without a state space) address global memory
+  * cp.async (global -> shared, 4/8/16 bytes, src-size 0 or whole for zero fill) reads global
+    memory when issued and poisons its destination then (a read before the wait sees 0xFF); the
+    data lands when cp.async.wait_group / wait_all retires its group, as a shared store of the
+    issuing thread at that moment (so the race check sees a reader that skips the barrier after
+    the wait). A thread that exits with copies in flight is a fault
   * mma.sync (m8n8k4 f64; m16n8k16 f16/bf16 -> f32) is a warp-wide exchange: each thread leaves
     its fragment registers and yields; when every thread of the block has arrived, the launcher
     multiplies each warp's fragments as the PTX ISA lays them out and hands the results back.
@@ -33,6 +38,9 @@ import sys
 
 __all__ = ["PtxError", "SimFault", "Kernel", "Memory", "launch", "f32", "f16_bits", "bf16_bits",
            "f16_value", "bf16_value"]
+
+
+DYNAMIC_SHARED_BYTES = 227 * 1024  # an .extern .shared array's size (sm_90's opt-in maximum)
 
 
 class PtxError(Exception):
@@ -313,6 +321,10 @@ class Kernel:
         self.regs = {}
         self.shared = {}
         self.shared_size = 0
+        # Module-scope dynamic shared memory (.extern .shared name[]): sized at the sm_90 opt-in
+        # maximum, since the size is a launch argument; placed after the static arrays (below).
+        dyn = re.findall(r"^\s*\.extern\s+\.shared\s+(?:\.align\s+(\d+)\s+)?\.b8\s+([\w$]+)\[\]\s*;",
+                         text[:m.start()], re.M)
         self.insns = []
         self.labels = {}
         pending = ""
@@ -343,6 +355,11 @@ class Kernel:
                     self._statement(stmt, ln)
         if pending.strip():
             raise PtxError("unterminated statement %r" % pending)
+        for align, name in dyn:
+            align = int(align or 1)
+            off = (self.shared_size + align - 1) // align * align
+            self.shared[name] = off
+            self.shared_size = off + DYNAMIC_SHARED_BYTES
 
     def _statement(self, stmt, line):
         if stmt.startswith("."):
@@ -430,7 +447,8 @@ class Kernel:
             if pos == len(self.insns):
                 self._emit(3, "_b = %d" % n, None)
                 self._emit(2, "if _b == %d:" % n, None)
-        self._emit(3, "return", None)
+        for c in self._i_ret([], [], None):  # falling off the end is a ret
+            self._emit(3, c, None)
         self._emit(2, "raise _SimFault('fell out of the block dispatch')", None)
 
         src = ["def _factory(_P, _H):"]
@@ -444,6 +462,8 @@ class Kernel:
         src.append("        if False: yield 0")
         src.append("        _b = 0")
         src.append("        _n = 0")
+        src.append("        _cpq = []")  # cp.async copies of the open group: (shared addr, bytes)
+        src.append("        _cpg = []")  # committed groups, oldest first
         src.append("        while True:")
         for indent, code, line in self._lines:
             src.append("    " * (indent + 1) + code)
@@ -612,7 +632,51 @@ class Kernel:
     def _i_ret(self, mods, ops, ins):
         self._mods(mods, ("uni",), "ret")
         self._nops(ops, 0)
-        return ["return"]
+        return ["if _cpq or _cpg: raise _SimFault('exit with cp.async copies in flight')", "return"]
+
+    # cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size}; commit_group; wait_group N;
+    # wait_all (module docstring: when the data lands).
+    def _i_cp(self, mods, ops, ins):
+        if mods == ["async", "commit_group"]:
+            self._nops(ops, 0)
+            return ["_cpg.append(_cpq)", "_cpq = []"]
+        if mods in (["async", "wait_group"], ["async", "wait_all"]):
+            if mods[1] == "wait_all":
+                self._nops(ops, 0)
+                keep, code = 0, ["_cpg.append(_cpq)", "_cpq = []"]
+            else:
+                self._nops(ops, 1)
+                if not _INT_RE.match(ops[0]):
+                    raise PtxError("wait_group needs an immediate")
+                keep, code = _int_literal(ops[0]), []
+            put = self._shared_put("_cpd", "len(_cpr)", "_cpr")
+            return code + ["while len(_cpg) > %d:" % keep,
+                           "    for _cpd, _cpr in _cpg.pop(0):"] + ["        " + c for c in put]
+        if len(mods) != 4 or mods[0] != "async" or mods[1] not in ("ca", "cg") or \
+                mods[2:] != ["shared", "global"] or len(ops) not in (3, 4):
+            raise PtxError("only cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size}")
+        size = _int_literal(ops[2]) if _INT_RE.match(ops[2]) else None
+        if size not in ((4, 8, 16) if mods[1] == "ca" else (16,)):
+            raise PtxError("cp.async size must be 4, 8 or 16 (.cg: 16)")
+        dst, src = self._address(ops[0], "shared"), self._address(ops[1], "global")
+        got = self._val(ops[3], _TYPES["u32"]) if len(ops) == 4 else str(size)
+        gl = self._need("_GL_%ds" % size)
+        poison = "b'\\xff' * %d" % size
+        return (["_cpd = %s" % dst, "_cpz = %s" % got] +
+                self._shared_put("_cpd", str(size), poison) +
+                ["if _cpz == %d: _cpr = %s(%s)[0]" % (size, gl, src),
+                 "elif _cpz == 0: _cpr = bytes(%d)" % size,
+                 "else: raise _SimFault('cp.async with a partial src-size')",
+                 "_cpq.append((_cpd, _cpr))"])
+
+    # Statements writing the bytes `raw` to shared address `a` (expressions) as this thread.
+    def _shared_put(self, a, size, raw):
+        put = self._need("_cpput")
+        if self.racecheck_slots:
+            return ["%s(%s, %s, %s, _tl, %s)" % (self._need("_sst"), a, size, put, raw)]
+        return ["if %s < 0 or %s & (min(%s, 16) - 1) or %s + %s > len(%s): %s(%s, %s)" %
+                (a, a, size, a, size, self._need("_S"), self._need("_salign"), a, size),
+                "%s(%s, %s, %s)" % (put, self._need("_S"), a, raw)]
 
     _i_exit = _i_ret
 
@@ -1253,6 +1317,10 @@ class Memory:
 # ----------------------------------------------------------------------------------------------
 # Launch
 
+def _cpput(smem, a, raw):  # cp.async data into shared memory (bounds checked by the caller)
+    smem[a:a + len(raw)] = raw
+
+
 def _salign(a, size):
     raise SimFault("shared access of %d bytes at %d: %s" % (size, a, "negative" if a < 0 else "misaligned"))
 
@@ -1297,7 +1365,8 @@ def launch(kernel, params, mem, grid, block, racecheck=False, step_limit=1_000_0
          "_f2b32": _f2b32, "_b2f32": _b2f32, "_f2b64": _f2b64, "_b2f64": _b2f64, "_NAN": math.nan,
          "_INF": math.inf, "_F16_TABLE": _F16_TABLE, "_f16_bits": f16_bits, "_bf16_bits": bf16_bits,
          "_fdiv": _fdiv, "_fmin": _fmin, "_fmax": _fmax, "_sqrt": _sqrt, "_sdiv": _sdiv, "_srem": _srem,
-         "_udiv": _udiv, "_urem": _urem, "_f2i": _f2i, "_fma64": _fma64, "_XI": {}, "_XO": {}}
+         "_udiv": _udiv, "_urem": _urem, "_f2i": _f2i, "_fma64": _fma64, "_XI": {}, "_XO": {},
+         "_cpput": _cpput}
     race = _RaceState(len(smem)) if racecheck else None
     for h in k._helpers:
         if h in H:

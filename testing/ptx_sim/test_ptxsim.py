@@ -287,6 +287,60 @@ class Faults(unittest.TestCase):
         synced = racy.replace("  ld.shared", "  bar.sync 0;\n  ld.shared")
         self.run1(synced, regs, threads=2, racecheck=True)
 
+    # cp.async: thread t copies in[t] (or zeros, src-size 0 for t >= p_n) into sm[t], waits,
+    # syncs and writes sm[t ^ 1] to out[t].
+    CP_ASYNC = """  .shared .align 16 .b8 sm[64];
+  ld.param.u64 %d, [p_in];
+  ld.param.u64 %o, [p_out];
+  ld.param.s32 %n, [p_n];
+  mov.u32 %t, %tid.x;
+  setp.lt.s32 %p, %t, %n;
+  selp.u32 %z, 4, 0, %p;
+  mul.wide.u32 %w, %t, 4;
+  add.s64 %d, %d, %w;
+  add.s64 %o, %o, %w;
+  mov.u32 %a, sm;
+  mad.lo.u32 %a, %t, 4, %a;
+  cp.async.ca.shared.global [%a], [%d], 4, %z;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  bar.sync 0;
+  xor.b32 %t, %t, 1;
+  mov.u32 %a, sm;
+  mad.lo.u32 %a, %t, 4, %a;
+  ld.shared.f32 %f, [%a];
+  st.global.f32 [%o], %f;
+"""
+    CP_REGS = {"d": "u64", "o": "u64", "w": "u64", "n": "s32", "t": "u32", "z": "u32", "a": "u32",
+               "f": "f32", "p": "pred"}
+
+    def run_cp(self, body, n=3, racecheck=False):
+        mem = Memory(1 << 14)
+        src, dst = mem.alloc(16), mem.alloc(16)
+        mem.pack("<4f", src, 1.0, 2.0, 3.0, 4.0)
+        launch(kernel(body, self.CP_REGS), [src, dst, n], mem, (1, 1, 1), (4, 1, 1), racecheck=racecheck)
+        return mem.unpack("<4f", dst)
+
+    def test_cp_async_copies_and_zero_fills(self):
+        self.assertEqual(self.run_cp(self.CP_ASYNC, racecheck=True), (2.0, 1.0, 0.0, 3.0))
+
+    def test_cp_async_data_lands_at_the_wait(self):
+        # Read before the wait: the destination holds the poison (NaN), not the data.
+        early = self.CP_ASYNC.replace("  cp.async.wait_group 0;\n", "").replace(
+            "  st.global.f32 [%o], %f;\n", "  st.global.f32 [%o], %f;\n  bar.sync 0;\n  cp.async.wait_all;\n")
+        self.assertTrue(all(math.isnan(v) for v in self.run_cp(early)))
+        # A group left pending by wait_group 1 has not landed either.
+        pending = self.CP_ASYNC.replace("wait_group 0;", "wait_group 1;").replace(
+            "  st.global.f32 [%o], %f;\n", "  st.global.f32 [%o], %f;\n  bar.sync 0;\n  cp.async.wait_all;\n")
+        self.assertTrue(all(math.isnan(v) for v in self.run_cp(pending)))
+        # No barrier after the wait: the race check sees the neighbour's read.
+        with self.assertRaisesRegex(SimFault, "race"):
+            self.run_cp(self.CP_ASYNC.replace("  bar.sync 0;\n", ""), racecheck=True)
+        with self.assertRaisesRegex(SimFault, "in flight"):
+            self.run_cp(self.CP_ASYNC.replace("  cp.async.wait_group 0;\n", ""))
+        with self.assertRaises(PtxError):
+            kernel("  cp.async.cg.shared.global [%a], [%d], 8;\n", self.CP_REGS)
+
     def test_unwritten_shared_memory_is_nan(self):
         k = kernel("  .shared .align 16 .b8 sm[16];\n  mov.u32 %a, sm;\n  ld.shared.f32 %f, [%a];\n"
                    "  ld.param.u64 %d, [p_out];\n  st.global.f32 [%d], %f;\n", {"a": "u32", "f": "f32", "d": "u64"})

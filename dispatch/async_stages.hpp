@@ -1,0 +1,19 @@
+// Lowering a chosen plan to the cp.async pipeline (perf notes §28). The model and the heuristic
+// choose among register-staged pipelines (stages 1 and 2: the tuning space the bundled model was
+// trained on); for the types where three cp.async stages measured faster for the same tile, the
+// plan runs them instead.
+#pragma once
+
+#include "gemm_call.hpp"
+
+namespace ptxblas::dispatch {
+
+// `p` with three cp.async stages where they pay: f64 and c64 always, f32 when K is split (its
+// large unsplit squares ran 5% slower); never for wgmma plans or f16/bf16 (cp.async has no 2-byte
+// copies). Triangular output (SYRK-type) included: the fill variant's early return comes before
+// any copy. The lowered configuration must be
+// legal (almost always: its stages move to dynamic shared memory, 3 x 48 KiB at most, under the
+// 227 KiB limit; only blocks at the register file's edge can tip over), else `p` stays.
+Plan with_async_stages(Plan p);
+
+}  // namespace ptxblas::dispatch

@@ -1,0 +1,65 @@
+// Lowering plans to cp.async stages (dispatch/async_stages.hpp): which plans move, and that every
+// legal register-staged configuration stays legal with three cp.async stages, as the lowering
+// assumes without checking (it runs on every call).
+#include <gtest/gtest.h>
+
+#include "async_stages.hpp"
+#include "param_space.hpp"
+#include "resources.hpp"
+#include "tile_catalog.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+// The type's first catalogued mma tile, or a 64x64 SIMT tile of 4x4 threads, or a wgmma tile.
+Plan plan_of(gen::DataType t, gen::Family f, int stages, int kg) {
+  Plan p;
+  p.config.data = t;
+  if (f == gen::Family::Mma) p.config = gen::with_tile(p.config, gen::tile_catalog(t).front());
+  if (f == gen::Family::Wgmma) p.config = gen::with_tile(p.config, gen::wgmma_catalog().front());
+  p.config.family = f;
+  p.config.stages = stages;
+  p.kg = kg;
+  return p;
+}
+
+TEST(AsyncStages, LowersTheTypesWhereTheyMeasuredFaster) {
+  using gen::DataType;
+  using gen::Family;
+  for (DataType t : {DataType::F64, DataType::C64})
+    for (int stages : {1, 2}) {
+      EXPECT_EQ(with_async_stages(plan_of(t, Family::Mma, stages, 1)).config.stages, 3);
+      EXPECT_EQ(with_async_stages(plan_of(t, Family::Simt, stages, 4)).config.stages, 3);
+    }
+  EXPECT_EQ(with_async_stages(plan_of(DataType::F32, Family::Simt, 2, 4)).config.stages, 3);
+  // Kept: unsplit f32, complex f32 (unmeasured), f16, wgmma.
+  EXPECT_EQ(with_async_stages(plan_of(DataType::F32, Family::Simt, 2, 1)).config.stages, 2);
+  EXPECT_EQ(with_async_stages(plan_of(DataType::C32, Family::Simt, 1, 4)).config.stages, 1);
+  EXPECT_EQ(with_async_stages(plan_of(DataType::F16, Family::Mma, 2, 4)).config.stages, 2);
+  EXPECT_EQ(with_async_stages(plan_of(DataType::F16, Family::Wgmma, 4, 1)).config.stages, 4);
+}
+
+TEST(AsyncStages, LoweredPlansAreLegalAndAlmostEveryTileLowers) {
+  int checked = 0, kept = 0;
+  for (gen::DataType t : {gen::DataType::F64, gen::DataType::C64})
+    gen::for_each_tile([&](const gen::Tuning& tile) {
+      for (gen::Op a : {gen::Op::N, gen::Op::T}) {
+        Plan p;
+        p.config.data = t;
+        p.config.op_a = a;
+        p.config.op_b = a == gen::Op::N ? gen::Op::T : gen::Op::N;
+        p.config = gen::apply_tuning(p.config, tile);
+        if (!gen::why_illegal(p.config).empty()) continue;
+        const Plan lowered = with_async_stages(p);
+        EXPECT_EQ(gen::why_illegal(lowered.config), "") << gen::kernel_name(lowered.config);
+        kept += lowered.config.stages != 3;
+        ++checked;
+      }
+    });
+  EXPECT_GT(checked, 1000);
+  // Only tiles at the register file's edge keep their register-staged pipeline.
+  EXPECT_LT(kept * 50, checked) << kept << " of " << checked << " not lowered";
+}
+
+}  // namespace
+}  // namespace ptxblas::dispatch
