@@ -210,14 +210,21 @@ Plan plan_of(const GemmCall& call, const gen::Tuning& t) {
   return plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t);
 }
 
+// Whether the model's rows measured cp.async stages (its space then holds them).
+bool model_knows_async(const model::Picker& picker) { return picker.model().max_stages > 2; }
+
 // With a model: the heuristic's plan unless the model trusts its own pick more (Picker::pick);
 // with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
 // k favourites instead, and that measured choice is kept (in memory and on disk).
+
 Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
                 model::Picker& picker) {
   const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-  const Plan heuristic =
+  Plan heuristic =
       plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
+  // A model that measured cp.async stages weighs its pick against the heuristic's plan as that
+  // would run (lowered); an older model's pick is lowered afterwards, like the heuristic's.
+  if (model_knows_async(picker)) heuristic = with_async_stages(heuristic);
   const gen::Tuning fallback = tuning_of(heuristic);
   if (const int k = benchmark_top_k(); k > 0) {
     DecisionStore& store = decision_store_for(dev);
@@ -266,7 +273,8 @@ Outcome run_gemm(const GemmCall& call) {
     plan = plan_wgmma(call, dev.multiprocessors);
   } else if (model::Picker* picker = picker_for(dev);
              picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    plan = with_async_stages(model_plan(d, ctx, dev, call, *picker));
+    plan = model_plan(d, ctx, dev, call, *picker);
+    if (!model_knows_async(*picker)) plan = with_async_stages(plan);
   } else {
     plan = with_async_stages(
         plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));

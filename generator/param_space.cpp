@@ -14,7 +14,7 @@ const std::array<std::vector<int>, kTuningParams>& tuning_values() {
       {1, 2, 4},                             // vec
       {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128},  // kg: 3s too, for whole waves of 132 SMs
       {0, 1},                                // family: SIMT, mma
-      {1, 2},                                // stages
+      {1, 2, 3, 4},                          // stages: 3 and 4 fill shared memory by cp.async
       {0, 1},                                // pad (f16/bf16 mma only)
   }};
   return v;

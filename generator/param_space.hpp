@@ -16,7 +16,8 @@ namespace ptxblas::gen {
 // One point of the space: the block/thread (or warp) tile and K-step of KernelConfig, KG (slices
 // of K run by separate blocks and summed by the split-K reduction), the instruction family
 // (0: SIMT FMA, 1: mma.sync; ms x ns is then the warp tile; 2: wgmma, which the model's space
-// does not hold yet), the shared-memory stages and the f16/bf16 store padding.
+// does not hold yet), the shared-memory stages (1-2 staged through registers, 3-4 by cp.async;
+// kernel_config.hpp) and the f16/bf16 store padding.
 struct Tuning {
   int ml = 64, nl = 64, u = 8, ms = 4, ns = 4, vec = 1, kg = 1;
   int family = 0, stages = 1, pad = 0;

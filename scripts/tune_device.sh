@@ -10,7 +10,14 @@
 #   scripts/tune_device.sh sample 3   round 3: the round-2 model's favourites on large problems
 #                                     (>= 10 GFLOP), where few log-uniform problems land and the
 #                                     model extrapolated to tiles never measured there
-#   scripts/tune_device.sh sample N   N >= 4: the round-(N-1) model's favourites on new
+#   scripts/tune_device.sh sample 4   round 4: the cp.async stages (3, 4) for S, D, C, Z: the
+#                                     heuristic's pick and the round-3 model's 3 favourites, each
+#                                     with every stage count, on new log-uniform problems
+#   scripts/tune_device.sh sample 5   round 5: the round-4 model's 4 favourites with their stage
+#                                     variants on S, D, C, Z problems of at least 5 GFLOP (its
+#                                     large-problem picks were wrong upwards: Z 2048^3 0.53x)
+#   scripts/tune_device.sh sample 6   round 6: the same on log-uniform problems, from round 5's model
+#   scripts/tune_device.sh sample N   N >= 7: the round-(N-1) model's favourites on new
 #                                     log-uniform problems (RN_COUNT rows, default 12000)
 #   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
 #   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
@@ -19,7 +26,8 @@
 #                                     oracle and cuBLAS (GPU, EVAL_MINUTES, default 2)
 #
 # The device key comes from nvidia-smi, or from DEVICE_NAME and SM (e.g. 90) where there is no GPU.
-# Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000).
+# Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000), R4_COUNT (16000),
+# R5_COUNT (10000), R6_COUNT (12000), TRUST_MARGIN (0.5, written by export).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${BUILD_DIR:-build}/bin/ptxblas-tune
@@ -48,6 +56,12 @@ case "${1:-}" in
            --model-top 4 --device-key "$key" --out "$OUTDIR/samples-2.csv" ;;
       3) "$T" sample --count "${R3_COUNT:-12000}" --seed 13 --per-problem 8 --neighbours 2 --model "$IN/round2-model" \
            --model-top 4 --min-gflop 10 --device-key "$key" --out "$OUTDIR/samples-3.csv" ;;
+      4) "$T" sample --count "${R4_COUNT:-16000}" --seed 14 --per-problem 14 --neighbours 1 --model "$IN/round3-model" \
+           --model-top 3 --stage-variants --types SDCZ --device-key "$key" --out "$OUTDIR/samples-4.csv" ;;
+      5) "$T" sample --count "${R5_COUNT:-10000}" --seed 15 --per-problem 14 --neighbours 1 --model "$IN/round4-model" \
+           --model-top 4 --stage-variants --types SDCZ --min-gflop 5 --device-key "$key" --out "$OUTDIR/samples-5.csv" ;;
+      6) "$T" sample --count "${R6_COUNT:-12000}" --seed 16 --per-problem 14 --neighbours 1 --model "$IN/round5-model" \
+           --model-top 4 --stage-variants --types SDCZ --device-key "$key" --out "$OUTDIR/samples-6.csv" ;;
       *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
            --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
@@ -58,7 +72,10 @@ case "${1:-}" in
     mapfile -t data < <(datasets)
     "$T" train --data "${data[@]}" "${train[@]}" --out "$OUTDIR/round$round-model" ;;
   export)
-    "$T" export --model "$IN/round$round-model" --device-name "$name" --sm "$cc" --models-dir "$OUTDIR/models" ;;
+    # A margin of about two held-out standard errors (RMSE ~0.26 log2): at 0.15 the round-6
+    # model's confident mistakes cost as much as its wins (perf notes §30).
+    "$T" export --model "$IN/round$round-model" --device-name "$name" --sm "$cc" --trust-margin "${TRUST_MARGIN:-0.5}" \
+      --models-dir "$OUTDIR/models" ;;
   eval)
     "$T" eval --model "$IN/models/$key" --shapes testing/bench/model_eval_shapes.txt \
       --out "$OUTDIR/model-eval.csv" --minutes "${EVAL_MINUTES:-2}" ;;

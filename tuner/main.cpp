@@ -42,7 +42,8 @@ constexpr gen::DataType kTypes[] = {gen::DataType::F32, gen::DataType::F64, gen:
                                     gen::DataType::C64, gen::DataType::F16, gen::DataType::BF16};
 
 int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const tuner::ConfigMix& mix,
-               int sms, double min_gflop, const std::string& model_dir, const std::string& out_path) {
+               int sms, double min_gflop, const std::string& types, const std::string& model_dir,
+               const std::string& out_path) {
   std::mt19937_64 rng(seed);
   std::unique_ptr<model::Picker> picker;
   if (!model_dir.empty()) {
@@ -70,7 +71,8 @@ int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string
   while (written < count) {
     tuner::Sample s;
     s.device_key = device;
-    s.problem = tuner::draw_problem(rng, min_gflop * 1e9);
+    do s.problem = tuner::draw_problem(rng, min_gflop * 1e9);
+    while (types.find(tuner::type_code(s.problem.data)) == std::string::npos);
     std::size_t ti = 0;
     while (kTypes[ti] != s.problem.data) ++ti;
     const std::vector<gen::Tuning> configs = tuner::problem_configs(s.problem, samplers[ti], mix, sms, rng, picker.get());
@@ -124,10 +126,12 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
   return 0;
 }
 
-int cmd_export(const std::string& trained, const std::string& name, int sm, const std::string& models_dir) {
+int cmd_export(const std::string& trained, const std::string& name, int sm, float trust_margin,
+               const std::string& models_dir) {
   std::string error;
   auto m = model::load_model(trained, error);
   if (!m) throw std::runtime_error(error);
+  m->trust_margin = trust_margin;
   m->device_name = name;
   m->sm = sm;
   m->device_key = model::device_key(name, sm);
@@ -228,6 +232,15 @@ int main(int argc, char** argv) {
   sample->add_option("--min-gflop", min_gflop, "draw only problems of at least this much work (2MNK / 1e9)")
       ->capture_default_str();
   sample->add_option("--sms", sms, "multiprocessors the heuristic plans for (H100: 132)")->capture_default_str();
+  sample->add_flag("--stage-variants", mix.stage_variants,
+                   "add the heuristic's and the model's picks with every other stage count");
+  std::string types = "HBSDCZ";
+  sample->add_option("--types", types, "draw problems of these types only (letters of HBSDCZ)")
+      ->capture_default_str()
+      ->check([](const std::string& s) {
+        return !s.empty() && s.find_first_not_of("HBSDCZ") == std::string::npos ? std::string{}
+                                                                                : std::string("letters of HBSDCZ");
+      });
 
   tuner::BenchOptions bopt;
   auto* bench = app.add_subcommand("bench", "time pending samples on the GPU, append to a dataset");
@@ -268,6 +281,11 @@ int main(int argc, char** argv) {
   exp->add_option("--device-name", name, "device name as the driver reports it")->required();
   exp->add_option("--sm", sm, "compute capability as 10*major+minor")->required();
   exp->add_option("--models-dir", models_dir, "the repository's models/ folder");
+  float trust_margin = 0.15f;
+  exp->add_option("--trust-margin", trust_margin,
+                  "log2: dispatch takes the model's pick over the heuristic's plan only when predicted this much faster")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0f, 2.0f));
 
   auto* space = app.add_subcommand("space", "count legal and pruned configurations per type and layout");
 
@@ -296,11 +314,11 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*sample) return cmd_sample(count, learn_draws, seed, device, mix, sms, min_gflop, sample_model, out);
+    if (*sample) return cmd_sample(count, learn_draws, seed, device, mix, sms, min_gflop, types, sample_model, out);
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
-    if (*exp) return cmd_export(trained, name, sm, models_dir);
+    if (*exp) return cmd_export(trained, name, sm, trust_margin, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
     if (*pick) return cmd_pick(pick_model, pick_shapes);

@@ -45,10 +45,19 @@ std::vector<gen::Tuning> problem_configs(const model::Problem& p, const Categori
     if (static_cast<int>(out.size()) < mix.per_problem && std::find(out.begin(), out.end(), t) == out.end())
       out.push_back(t);
   };
+  auto add_with_stages = [&](const gen::Tuning& t) {
+    add(t);
+    if (!mix.stage_variants) return;
+    for (int s : gen::tuning_values()[8]) {
+      gen::Tuning v = t;
+      v.stages = s;
+      if (usable(p, v)) add(v);
+    }
+  };
   const auto h = heuristic_tuning(p, sms);
-  if (h) add(*h);
+  if (h) add_with_stages(*h);
   if (picker && mix.model_top > 0)
-    for (const gen::Tuning& t : picker->top(p, mix.model_top)) add(t);
+    for (const gen::Tuning& t : picker->top(p, mix.model_top)) add_with_stages(t);
   if (h) {
     for (int i = 0; i < mix.neighbours; ++i)
       if (const auto n = neighbour(*h, p, rng)) add(*n);

@@ -29,11 +29,14 @@ struct ConfigMix {
   int neighbours = 4;    // of which one-step neighbours of the heuristic's pick
   int model_top = 0;     // and, with a model, its best-predicted few (where it is most wrong, it
                          // is wrong upwards: measuring them is what corrects it)
+  bool stage_variants = false;  // and each of those (and the heuristic's pick) with every other
+                                // stage count of the space: pairs that differ in stages alone
 };
 
 // Distinct configurations for `p`: the heuristic's pick (when in the space), its neighbours, then
 // draws from `sampler` (which learned p's type) until `mix.per_problem` or 50x as many draws.
-// With `picker`, its `mix.model_top` best-predicted configurations come right after the heuristic's.
+// With `picker`, its `mix.model_top` best-predicted configurations come right after the heuristic's;
+// with `mix.stage_variants`, each of these is followed by its legal variants in stages.
 std::vector<gen::Tuning> problem_configs(const model::Problem& p, const CategoricalSampler& sampler,
                                          const ConfigMix& mix, int sms, std::mt19937_64& rng,
                                          model::Picker* picker = nullptr);

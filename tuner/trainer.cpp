@@ -172,6 +172,8 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
 
   model::Model m;
   m.device_key = train.front()->device_key;
+  m.max_stages = 1;
+  for (const Sample* s : usable) m.max_stages = std::max(m.max_stages, s->tuning.stages);
   for (const Sample* s : usable)
     m.max_flops = std::max(m.max_flops, 2.0 * static_cast<double>(s->problem.m) * static_cast<double>(s->problem.n) *
                                             static_cast<double>(s->problem.k));

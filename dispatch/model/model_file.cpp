@@ -96,6 +96,8 @@ void save_model(const Model& m, const fs::path& dir) {
       {"weights_fnv1a", hex(fnv1a(weights))},
       {"trained_with", m.trained_with},
       {"max_flops", m.max_flops},
+      {"max_stages", m.max_stages},
+      {"trust_margin", static_cast<double>(m.trust_margin)},
   };
   std::ofstream meta(dir / "model.toml");
   meta << "# ptxblas performance model (format documented in models/README.md)\n" << t << "\n";
@@ -126,6 +128,11 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
   m.trained_with = t["trained_with"].value_or(std::string{});
   m.max_flops = t["max_flops"].value_or(0.0);
   if (!(m.max_flops >= 0)) return fail("max_flops must be a number >= 0");
+  m.max_stages = static_cast<int>(t["max_stages"].value_or(std::int64_t{2}));
+  if (m.max_stages < 1 || m.max_stages > gen::kMaxAsyncStages) return fail("max_stages must be 1 to 6");
+  const double margin = t["trust_margin"].value_or(0.15);
+  if (!(margin >= 0 && margin <= 2)) return fail("trust_margin must be 0 to 2 (log2)");
+  m.trust_margin = static_cast<float>(margin);
   const auto feats = t["features"].as_array();
   if (!feats || static_cast<int>(feats->size()) != feature_count()) return fail("features differ from this library's");
   for (std::size_t i = 0; i < feats->size(); ++i)

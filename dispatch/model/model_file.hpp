@@ -23,6 +23,10 @@ struct Model {
   Mlp mlp;                         // predicts log2(TFLOP/s)
   std::string trained_with;        // free text: command, samples, cross-validation error
   double max_flops = 0;            // the largest problem (2mnk) it was trained on; 0: not recorded
+  float trust_margin = 0.15f;      // log2: the dispatcher takes the model's pick over the
+                                   // heuristic's plan only when predicted this much faster
+  int max_stages = 2;              // the most shared stages its rows measured (files before the
+                                   // cp.async stages have no key: 2); the picker offers no more
 };
 
 // "NVIDIA H100 80GB HBM3", 90 -> "nvidia-h100-80gb-hbm3-sm90".

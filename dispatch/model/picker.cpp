@@ -63,6 +63,9 @@ const Picker::Space& Picker::space_entry(gen::DataType t) {
   }
   Space s;
   s.tunings = gen::enumerate_space(t, limits_);
+  // Stages the model never measured would be extrapolation (a model of register-staged rows
+  // scored cp.async stages as if they were a third register stage).
+  std::erase_if(s.tunings, [&](const gen::Tuning& x) { return x.stages > model_.max_stages; });
   constexpr int kT = gen::kTuningParams;
   s.features.resize(s.tunings.size() * kT);
   for (std::size_t i = 0; i < s.tunings.size(); ++i) {
@@ -153,7 +156,7 @@ gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
   gen::Tuning choice = best;
   if (!(best == fallback)) {
     const std::vector<float> s = score(p, {best, fallback});
-    if (s[0] < s[1] + kTrustMargin) choice = fallback;
+    if (s[0] < s[1] + model_.trust_margin) choice = fallback;
   }
   std::unique_lock lock(mutex_);
   guarded_.emplace(p, choice);

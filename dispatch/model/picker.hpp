@@ -35,11 +35,10 @@ class Picker {
   // The model's best candidate for p (cached; thread safe).
   gen::Tuning pick(const Problem& p);
 
-  // The model's best candidate when it predicts it at least kTrustMargin (log2) faster than
-  // `fallback` (the heuristic's plan), else `fallback`: where the model cannot tell them apart
-  // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
+  // The model's best candidate when it predicts it at least the model's trust_margin (log2)
+  // faster than `fallback` (the heuristic's plan), else `fallback`: where the model cannot tell
+  // them apart (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
   gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
-  static constexpr float kTrustMargin = 0.15f;  // ~11%
 
   // The model's k best candidates for p, best first (no cache; fewer when fewer fit).
   std::vector<gen::Tuning> top(const Problem& p, int k);
@@ -47,7 +46,7 @@ class Picker {
   // Predicted log2 TFLOP/s of each candidate for p (no cache).
   std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;
 
-  // The space for a type (enumerated once per type).
+  // The space for a type (enumerated once per type), stages up to the model's max_stages.
   const std::vector<gen::Tuning>& space(gen::DataType t);
 
   const Model& model() const { return model_; }

@@ -43,6 +43,7 @@ TEST(AsyncStages, LoweredPlansAreLegalAndAlmostEveryTileLowers) {
   int checked = 0, kept = 0;
   for (gen::DataType t : {gen::DataType::F64, gen::DataType::C64})
     gen::for_each_tile([&](const gen::Tuning& tile) {
+      if (tile.stages > 2) return;  // already cp.async: kept as they are (tested above)
       for (gen::Op a : {gen::Op::N, gen::Op::T}) {
         Plan p;
         p.config.data = t;

@@ -24,6 +24,8 @@ model::Model sample_model() {
   m.mlp = model::Mlp::random({model::feature_count(), 16, 8, 1}, 11);
   m.trained_with = "unit test";
   m.max_flops = 1.5e11;
+  m.max_stages = 4;
+  m.trust_margin = 0.25f;
   return m;
 }
 
@@ -67,6 +69,8 @@ TEST_F(ModelFile, RoundTripKeepsPredictions) {
   EXPECT_EQ(m->sm, 90);
   EXPECT_EQ(m->mean, orig.mean);
   EXPECT_EQ(m->max_flops, 1.5e11);
+  EXPECT_EQ(m->max_stages, 4);
+  EXPECT_EQ(m->trust_margin, 0.25f);
   std::mt19937 rng(3);
   std::vector<float> x(static_cast<std::size_t>(model::feature_count()) * 10);
   for (float& v : x) v = std::uniform_real_distribution<float>(-3, 3)(rng);
@@ -79,6 +83,22 @@ TEST_F(ModelFile, RoundTripKeepsPredictions) {
 TEST_F(ModelFile, NegativeMaxFlops) {
   rewrite_toml("max_flops = 150000000000", "max_flops = -1");
   EXPECT_NE(load_error().find("max_flops"), std::string::npos);
+}
+
+// Files written before the cp.async stages have no max_stages: their rows measured 1 and 2.
+TEST_F(ModelFile, MaxStagesDefaultsToRegisterStagingAndIsChecked) {
+  rewrite_toml("max_stages = 4\n", "");
+  std::string error;
+  const auto m = model::load_model(dir_, error);
+  ASSERT_TRUE(m.has_value()) << error;
+  EXPECT_EQ(m->max_stages, 2);
+  std::ofstream(dir_ / "model.toml", std::ios::app) << "max_stages = 9\n";
+  EXPECT_NE(load_error().find("max_stages"), std::string::npos);
+}
+
+TEST_F(ModelFile, TrustMarginIsChecked) {
+  rewrite_toml("trust_margin = 0.25", "trust_margin = -0.5");
+  EXPECT_NE(load_error().find("trust_margin"), std::string::npos);
 }
 
 TEST_F(ModelFile, TruncatedWeights) {

@@ -40,7 +40,7 @@ TEST(Picker, PicksTheArgmaxOfTheModel) {
   }
 }
 
-// With a fallback, the model's best is taken only when predicted kTrustMargin faster. A linear
+// With a fallback, the model's best is taken only when predicted trust_margin faster. A linear
 // model that scores log2(ml): every ml = 256 candidate ties for the best.
 model::Model scores_ml() {
   const int f = model::feature_count();
@@ -92,6 +92,33 @@ TEST(Picker, KeepsTheFallbackUnlessClearlyBeaten) {
   EXPECT_EQ(a.pick(p, *tie), *tie);    // cached
   EXPECT_EQ(b.pick(p, *small), best);
   EXPECT_EQ(b.pick(p, best), best);    // cached per problem: the first decision stays
+  model::Model wary = scores_ml();
+  wary.trust_margin = 4.5f;  // more than the 4 units between them: the fallback stays
+  model::Picker c(std::move(wary));
+  EXPECT_EQ(c.pick(p, *small), *small);
+}
+
+// The space offers only the stage counts the model's rows measured; training records the most.
+TEST(Picker, OffersOnlyTheStagesItMeasured) {
+  const std::vector<tuner::Sample> rows = synthetic_dataset(2000, 4);
+  int most = 0;
+  for (const tuner::Sample& s : rows) most = std::max(most, s.tuning.stages);
+  ASSERT_GT(most, 2);
+  model::Model m = trained();
+  EXPECT_EQ(m.max_stages, most);
+  auto max_stages_in = [](model::Picker& p, gen::DataType t) {
+    int s = 0;
+    for (const gen::Tuning& x : p.space(t)) s = std::max(s, x.stages);
+    return s;
+  };
+  m.max_stages = 2;
+  model::Picker older(m);
+  EXPECT_EQ(max_stages_in(older, gen::DataType::F64), 2);
+  m.max_stages = 4;
+  model::Picker newer(std::move(m));
+  EXPECT_EQ(max_stages_in(newer, gen::DataType::F64), 4);
+  EXPECT_EQ(max_stages_in(newer, gen::DataType::F16), 2);  // cp.async needs 4-byte elements
+  EXPECT_GT(newer.space(gen::DataType::F64).size(), older.space(gen::DataType::F64).size());
 }
 
 TEST(Picker, CoversOnlyWhatItWasTrainedOn) {

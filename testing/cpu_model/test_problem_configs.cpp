@@ -85,4 +85,36 @@ TEST(ProblemConfigs, ModelFavouritesFollowTheHeuristicsPick) {
   EXPECT_NE(std::find(cs.begin(), cs.begin() + 4, best), cs.begin() + 4);  // within the first four
 }
 
+// Round 4 of the tuning measures the cp.async stages in pairs: the heuristic's pick with every
+// legal stage count, right after it.
+TEST(ProblemConfigs, StageVariantsFollowThePick) {
+  std::mt19937_64 rng(11);
+  tuner::ConfigMix mix;
+  mix.per_problem = 14;
+  mix.neighbours = 1;
+  mix.stage_variants = true;
+  int checked = 0;
+  for (int i = 0; i < 80; ++i) {
+    model::Problem p = tuner::draw_problem(rng);
+    p.data = gen::DataType::F64;
+    const auto h = tuner::heuristic_tuning(p, 132);
+    if (!h) continue;
+    tuner::CategoricalSampler s;
+    s.learn(p.data, 2000, rng);
+    const auto cs = tuner::problem_configs(p, s, mix, 132, rng);
+    ASSERT_FALSE(cs.empty());
+    EXPECT_EQ(cs[0], *h);
+    for (int stages : {1, 2, 3, 4}) {
+      gen::Tuning v = *h;
+      v.stages = stages;
+      if (!usable(p, v)) continue;
+      const auto at = std::find(cs.begin(), cs.end(), v);
+      EXPECT_NE(at, cs.end()) << stages;
+      EXPECT_LT(at - cs.begin(), 4);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
 }  // namespace
