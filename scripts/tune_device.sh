@@ -17,7 +17,9 @@
 #                                     variants on S, D, C, Z problems of at least 5 GFLOP (its
 #                                     large-problem picks were wrong upwards: Z 2048^3 0.53x)
 #   scripts/tune_device.sh sample 6   round 6: the same on log-uniform problems, from round 5's model
-#   scripts/tune_device.sh sample N   N >= 7: the round-(N-1) model's favourites on new
+#   scripts/tune_device.sh sample 7   round 7: the same for C and Z only (the round-6 model's
+#                                     complex picks were 0.88 of the oracle, D's and S's 0.98-1.01)
+#   scripts/tune_device.sh sample N   N >= 8: the round-(N-1) model's favourites on new
 #                                     log-uniform problems (RN_COUNT rows, default 12000)
 #   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
 #   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
@@ -27,7 +29,8 @@
 #
 # The device key comes from nvidia-smi, or from DEVICE_NAME and SM (e.g. 90) where there is no GPU.
 # Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000), R4_COUNT (16000),
-# R5_COUNT (10000), R6_COUNT (12000), TRUST_MARGIN (0.5, written by export).
+# R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000),
+# TRUST_MARGIN (0.5, written by export).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${BUILD_DIR:-build}/bin/ptxblas-tune
@@ -62,6 +65,8 @@ case "${1:-}" in
            --model-top 4 --stage-variants --types SDCZ --min-gflop 5 --device-key "$key" --out "$OUTDIR/samples-5.csv" ;;
       6) "$T" sample --count "${R6_COUNT:-12000}" --seed 16 --per-problem 14 --neighbours 1 --model "$IN/round5-model" \
            --model-top 4 --stage-variants --types SDCZ --device-key "$key" --out "$OUTDIR/samples-6.csv" ;;
+      7) "$T" sample --count "${R7_COUNT:-10000}" --seed 17 --per-problem 14 --neighbours 1 --model "$IN/round6-model" \
+           --model-top 4 --stage-variants --types CZ --device-key "$key" --out "$OUTDIR/samples-7.csv" ;;
       *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
            --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
