@@ -49,6 +49,14 @@ train=(--hidden 32 64 32 --epochs 300 --batch 32)
 
 round=${2:-}
 [[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval ]] || { echo "round must be a number >= 1" >&2; exit 2; }
+# Rounds 4-7: count, seed, the earlier round whose model's favourites join, how many, types, then
+# extra options; every pick also with each other stage count (--stage-variants).
+stage_round() {
+  local count=$1 seed=$2 from=$3 top=$4 types=$5
+  shift 5
+  "$T" sample --count "$count" --seed "$seed" --per-problem 14 --neighbours 1 --model "$IN/round$from-model" \
+    --model-top "$top" --stage-variants --types "$types" "$@" --device-key "$key" --out "$OUTDIR/samples-$round.csv"
+}
 datasets() { for ((r = 1; r <= round; ++r)); do echo "$IN/dataset-$r.csv"; done; }
 
 case "${1:-}" in
@@ -59,14 +67,10 @@ case "${1:-}" in
            --model-top 4 --device-key "$key" --out "$OUTDIR/samples-2.csv" ;;
       3) "$T" sample --count "${R3_COUNT:-12000}" --seed 13 --per-problem 8 --neighbours 2 --model "$IN/round2-model" \
            --model-top 4 --min-gflop 10 --device-key "$key" --out "$OUTDIR/samples-3.csv" ;;
-      4) "$T" sample --count "${R4_COUNT:-16000}" --seed 14 --per-problem 14 --neighbours 1 --model "$IN/round3-model" \
-           --model-top 3 --stage-variants --types SDCZ --device-key "$key" --out "$OUTDIR/samples-4.csv" ;;
-      5) "$T" sample --count "${R5_COUNT:-10000}" --seed 15 --per-problem 14 --neighbours 1 --model "$IN/round4-model" \
-           --model-top 4 --stage-variants --types SDCZ --min-gflop 5 --device-key "$key" --out "$OUTDIR/samples-5.csv" ;;
-      6) "$T" sample --count "${R6_COUNT:-12000}" --seed 16 --per-problem 14 --neighbours 1 --model "$IN/round5-model" \
-           --model-top 4 --stage-variants --types SDCZ --device-key "$key" --out "$OUTDIR/samples-6.csv" ;;
-      7) "$T" sample --count "${R7_COUNT:-10000}" --seed 17 --per-problem 14 --neighbours 1 --model "$IN/round6-model" \
-           --model-top 4 --stage-variants --types CZ --device-key "$key" --out "$OUTDIR/samples-7.csv" ;;
+      4) stage_round "${R4_COUNT:-16000}" 14 3 3 SDCZ ;;
+      5) stage_round "${R5_COUNT:-10000}" 15 4 4 SDCZ --min-gflop 5 ;;
+      6) stage_round "${R6_COUNT:-12000}" 16 5 4 SDCZ ;;
+      7) stage_round "${R7_COUNT:-10000}" 17 6 4 CZ ;;
       *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
            --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
