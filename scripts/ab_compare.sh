@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# On the lent GPU machine: two builds of libptxblas.so compared in one machine session, for
+# changes smaller than the spread between machines (cuBLAS's own times move by up to 1.7x between
+# two lent H100s). Each library needs its models/ folder beside it, as the build puts it.
+#
+#   scripts/ab_compare.sh A_LIB [B_LIB]      (B_LIB: build/bin/libptxblas.so)
+#
+# Alternating A and B, ROUNDS (3) times each:
+#   - the level-3 suite (ptxblas-bench-blas3 over testing/bench/suite_blas3.txt, or $AB_BLAS3_SUITE);
+#   - with AB_GEMM=1, the GEMM suite without the oracle (ptxblas-bench; $AB_GEMM_FILTER narrows it).
+# Then first-call latency (ptxblas-bench-latency), each library with its own empty
+# CUDA_CACHE_PATH, run twice: cold, then warm JIT cache.
+# Logs and CSVs go to $OUT/ab-results.tgz (or build/ab-logs without $OUT); ends with a summary:
+# the median TFLOP/s of A and B per level-3 row (and GEMM row) with B / A, and the latency lines.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
+A=$(realpath "$1")
+B=$(realpath "${2:-build/bin/libptxblas.so}")
+BIN=${BUILD_DIR:-build}/bin
+ROUNDS=${ROUNDS:-3}
+for lib in "$A" "$B"; do
+  [ -f "$lib" ] || { echo "no library $lib"; exit 2; }
+  [ -d "$(dirname "$lib")/models" ] || echo "warning: no models/ beside $lib (it will use the heuristic)"
+done
+if [ -n "${OUT:-}" ]; then logs=$(mktemp -d); else logs=build/ab-logs; mkdir -p "$logs"; fi
+
+for ((r = 1; r <= ROUNDS; ++r)); do
+  for side in A B; do
+    lib=$A
+    [ "$side" = B ] && lib=$B
+    timeout -k 10 120 "$BIN/ptxblas-bench-blas3" --suite "${AB_BLAS3_SUITE:-testing/bench/suite_blas3.txt}" \
+      --library "$lib" --csv "$logs/blas3-$side-$r.csv" >"$logs/blas3-$side-$r.log" 2>&1 ||
+      echo "level-3 benchmark $side round $r: exit status $?"
+    if [ "${AB_GEMM:-0}" = 1 ]; then
+      gemm_args=(--library "$lib" --csv "$logs/gemm-$side-$r.csv")
+      [ -n "${AB_GEMM_FILTER:-}" ] && gemm_args+=(--filter "$AB_GEMM_FILTER")
+      timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
+        echo "GEMM benchmark $side round $r: exit status $?"
+    fi
+  done
+done
+for side in A B; do
+  lib=$A
+  [ "$side" = B ] && lib=$B
+  cache=$(mktemp -d)
+  for pass in cold warm; do
+    CUDA_CACHE_PATH=$cache timeout -k 10 120 "$BIN/ptxblas-bench-latency" --library "$lib" \
+      >"$logs/latency-$side-$pass.txt" 2>&1 || echo "latency $side $pass: exit status $?"
+  done
+  rm -rf "$cache"
+done
+echo "A = $A" >"$logs/libraries.txt"
+echo "B = $B" >>"$logs/libraries.txt"
+
+python3 - "$logs" <<'PY'
+import csv, glob, os, statistics, sys
+logs = sys.argv[1]
+
+def table(kind, key_cols, value_col):
+    rows = {}
+    for side in "AB":
+        for path in sorted(glob.glob(os.path.join(logs, "%s-%s-*.csv" % (kind, side)))):
+            with open(path) as fh:
+                for row in csv.DictReader(fh):
+                    try:
+                        value = float(row[value_col])
+                    except (KeyError, ValueError):
+                        continue
+                    rows.setdefault(tuple(row[c] for c in key_cols), {"A": [], "B": []})[side].append(value)
+    if not rows:
+        return
+    print("\n%s: median %s over rounds" % (kind, value_col))
+    print("%-44s %9s %9s %7s" % (" ".join(key_cols), "A", "B", "B/A"))
+    for key, v in rows.items():
+        a = statistics.median(v["A"]) if v["A"] else float("nan")
+        b = statistics.median(v["B"]) if v["B"] else float("nan")
+        ratio = b / a if a > 0 else float("nan")
+        print("%-44s %9.3f %9.3f %7.3f" % (" ".join(key)[:44], a, b, ratio))
+
+table("blas3", ["routine", "type", "side", "uplo", "trans", "diag", "m", "n", "k"], "ptxblas_tflops")
+table("gemm", ["type", "transa", "transb", "m", "n", "k", "name"], "ptxblas_tflops")
+print("\nfirst-call latency (ms): library, JIT cache, then the benchmark's lines")
+for side in "AB":
+    for run in ("cold", "warm"):
+        path = os.path.join(logs, "latency-%s-%s.txt" % (side, run))
+        if os.path.exists(path):
+            for line in open(path):
+                if line.startswith("first-"):
+                    print("%s %s  %s" % (side, run, line.rstrip()))
+PY
+
+if [ -n "${OUT:-}" ] && mkdir -p "$OUT"; then
+  tar -czf "$OUT/ab-results.tgz" -C "$logs" . && echo "logs: \$OUT/ab-results.tgz"
+else
+  echo "logs: $logs"
+fi
