@@ -83,18 +83,20 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
   }
   const CudaDriver* d = cuda_driver();
   CUdevice dev = 0;
-  int major = 0, minor = 0, sms = 0;
+  int major = 0, minor = 0, sms = 0, smem_optin = 0;
   CUresult r = d->cuCtxGetDevice(&dev);
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  if (r == CUDA_SUCCESS)
+    r = d->cuDeviceGetAttribute(&smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
   char name[256] = {};
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetName(name, sizeof name - 1, dev);
   if (r != CUDA_SUCCESS) {
     error = "device query failed: " + cuda_error_text(r);
     return false;
   }
-  out = DeviceInfo{10 * major + minor, sms, name, model::device_key(name, 10 * major + minor)};
+  out = DeviceInfo{10 * major + minor, sms, name, model::device_key(name, 10 * major + minor), smem_optin};
   std::unique_lock lock(g_mutex);
   g_devices[ctx] = out;
   return true;
@@ -116,10 +118,11 @@ CUfunction cached_helper(CUcontext ctx, const gen::MatrixHelper& helper, int sm,
       ctx, gen::helper_name(helper), [&] { return gen::generate_matrix_helper(helper, sm); }, error);
 }
 
-CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int sm, std::string& error) {
+CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int width, int sm,
+                          std::string& error) {
   return cached(
-      ctx, gen::inverse_name(data, lower, unit),
-      [&] { return gen::generate_triangular_inverse(data, lower, unit, sm); }, error);
+      ctx, gen::inverse_name(data, lower, unit, width),
+      [&] { return gen::generate_triangular_inverse(data, lower, unit, width, sm); }, error);
 }
 
 }  // namespace ptxblas::dispatch

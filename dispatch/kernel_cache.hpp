@@ -15,6 +15,7 @@ struct DeviceInfo {
   int multiprocessors = 0;
   std::string name;       // as the driver reports it
   std::string model_key;  // model::device_key(name, sm): selects the performance model
+  int max_smem_optin = 0;  // bytes of shared memory a block may opt in to (H100: 232448)
 };
 
 // Device facts of the context (cached per context).
@@ -29,6 +30,7 @@ CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f
 
 // The level-3 helper kernels (see matrix_helpers_ptx.hpp).
 CUfunction cached_helper(CUcontext ctx, const gen::MatrixHelper& helper, int sm, std::string& error);
-CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int sm, std::string& error);
+CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int width, int sm,
+                          std::string& error);
 
 }  // namespace ptxblas::dispatch

@@ -1,5 +1,7 @@
 #include "matrix_helpers_ptx.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "ptx_types.hpp"
@@ -262,41 +264,73 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& requested, int sm) {
   return k;
 }
 
-std::string inverse_name(DataType data, bool lower, bool unit) {
-  std::string s = "tri_inv_";
+int inverse_smem_bytes(DataType data, int width) {
+  const int cb = type_info(data).cb;
+  return width * (width + 2) * cb + width * cb;  // the tile (row stride W + 2) and the diagonal
+}
+
+int max_inverse_width(DataType data, int smem_limit) {
+  int best = 0;
+  for (int w : kInverseWidths)
+    if (inverse_smem_bytes(data, w) <= smem_limit) best = w;
+  return best;
+}
+
+std::string inverse_name(DataType data, bool lower, bool unit, int width) {
+  std::string s = "tri_inv" + num(width) + "_";
   s += type_letter(data);
   s += lower ? "_l" : "_u";
   if (unit) s += "_unit";
   return s;
 }
 
-// Thread j solves column j of the inverse by substitution, out of shared memory: T holds the
-// triangle (row-major, padded), X the solution columns (X[l][j], conflict-free per thread).
-GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit, int sm) {
+// One block of `width` threads per diagonal block. The block's triangle and the inverse's
+// columns share one padded [width][width + 2] tile: the triangle keeps its strictly stored side,
+// thread j keeps column j of the inverse X in row j of the tile on the other side (X(l, j) at
+// (j, l); X is zero where the triangle is, so the two never meet), and the diagonal's reciprocals
+// sit apart. So no thread ever writes what another reads and the solve needs no barrier: thread j
+// runs its substitution alone, reading rows of the triangle (consecutive, conflict-free) and its
+// own row, four terms at a time into four running sums (the chain of a 128-wide block's first
+// column is ~8000 terms long: its latency, not the work, is the kernel's time).
+//   lower: X(i, j) = (delta_ij - sum_{l=j}^{i-1} T(i, l) X(l, j)) / T(i, i), i = j .. w - 1
+//   upper: X(i, j) = (delta_ij - sum_{l=i+1}^{j} T(i, l) X(l, j)) / T(i, i), i = j .. 0
+// Loads and stores walk columns with consecutive rows across threads (coalesced). In the solve
+// thread j reads (j + r, j + k) and (j, j + k): a row stride of W + 2 makes that an odd number of
+// elements between threads (no bank conflicts); the load phase's W accesses pay a 2-way conflict.
+GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit, int width, int sm) {
   require_blas3_type(data);
+  if (std::find(std::begin(kInverseWidths), std::end(kInverseWidths), width) == std::end(kInverseWidths))
+    throw std::invalid_argument("triangular inverse width " + num(width) + " (32, 64 or 128)");
   HelperEmitter e(data);
   const TypeInfo& t = e.type();
-  constexpr int kStride = kInverseMax + 1;
-  const int tile_bytes = kInverseMax * kStride * t.cb;
+  const int stride = width + 2;
+  const int tile_bytes = width * stride * t.cb;
   e.source_and_destination();
-  // Block b of the grid inverts the diagonal block at (32 b, 32 b), min(32, n - 32 b) wide, into
-  // rows 32 b on of the destination strip.
+  // Block b inverts the diagonal block at (W b, W b), w = min(W, n - W b) wide, into rows W b on
+  // of the destination strip.
   e.ins("ld.param.s32 " + e.r("s32", "n") + ", [p_n]");
   e.ins("mov.u32 " + e.r("s32", "boff") + ", %ctaid.x");
-  e.ins("mul.lo.s32 %boff, %boff, " + num(kInverseMax));
+  e.ins("mul.lo.s32 %boff, %boff, " + num(width));
   e.ins("sub.s32 %n, %n, %boff");
-  e.ins("min.s32 %n, %n, " + num(kInverseMax));
+  e.ins("min.s32 %n, %n, " + num(width));
   e.ins("cvt.s64.s32 " + e.r("s64", "boff64") + ", %boff");
   e.ins("add.s64 " + e.r("s64", "diag_step") + ", %lds, 1");
   e.ins("mul.lo.s64 %diag_step, %diag_step, %boff64");
   e.ins("mad.lo.s64 %src, %diag_step, " + num(t.es) + ", %src");
   e.ins("mad.lo.s64 %dst, %boff64, " + num(t.es) + ", %dst");
   e.ins("mov.u32 " + e.r("s32", "j") + ", %tid.x");
-  e.ins("setp.lt.s32 " + e.r("pred", "p_col") + ", %j, %n");
-  const Value v = e.value("v"), s = e.value("s"), x = e.value("x"), d = e.value("d");
-  const std::string sh = e.r("u32", "sh"), sx = e.r("u32", "sx");
-  e.ins("mov.u32 " + sh + ", smem_t");
-  e.ins("mov.u32 " + sx + ", smem_x");
+  e.ins("setp.lt.s32 " + e.r("pred", "p_row") + ", %j, %n");
+  constexpr int kSums = 4;
+  const Value v = e.value("v"), d = e.value("d");
+  Value sums[kSums], tv[kSums], xv[kSums];
+  for (int k = 0; k < kSums; ++k) {
+    sums[k] = e.value("s" + num(k));
+    tv[k] = e.value("t" + num(k));
+    xv[k] = e.value("x" + num(k));
+  }
+  const std::string sh = e.r("u32", "sh"), sd = e.r("u32", "sd");
+  e.ins("mov.u32 " + sh + ", smem");
+  e.ins("add.u32 " + sd + ", " + sh + ", " + num(tile_bytes));
   auto smem_store = [&](const std::string& addr, const Value& val) {
     if (t.cplx)
       e.ins("st.shared.v2." + t.ct + " [" + addr + "], {" + val.re + ", " + val.im + "}");
@@ -309,105 +343,147 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
     else
       e.ins("ld.shared." + t.ct + " " + val.re + ", [" + addr + "]");
   };
-  // element (row, col) of a [kInverseMax][kStride] shared tile
-  auto smem_at = [&](const std::string& name, const std::string& base, const std::string& row,
-                     const std::string& col) {
+  // address of tile element (row, col)
+  auto tile_at = [&](const std::string& name, const std::string& row, const std::string& col) {
     const std::string a = e.r("u32", name);
-    e.ins("mad.lo.u32 " + a + ", " + row + ", " + num(kStride) + ", " + col);
-    e.ins("mad.lo.u32 " + a + ", " + a + ", " + num(t.cb) + ", " + base);
+    e.ins("mad.lo.u32 " + a + ", " + row + ", " + num(stride) + ", " + col);
+    e.ins("mad.lo.u32 " + a + ", " + a + ", " + num(t.cb) + ", " + sh);
     return a;
   };
+  const std::string c = e.r("s32", "c");
 
-  // Load column j of the triangle into T[i][j] (zero outside it and past n), clear X[i][j].
-  e.ins("mov.s32 " + e.r("s32", "i") + ", 0");
+  // Thread j loads row j: T(j, c) on the stored side of the diagonal (zero elsewhere and past w),
+  // and 1 / T(j, j) into the diagonal's array.
+  e.ins("mov.s32 " + c + ", 0");
   e.label("L_load");
   e.set(v, t.zero, t.zero);
-  e.ins(std::string("setp.") + (lower ? "ge" : "le") + ".s32 " + e.r("pred", "p_tri") + ", %i, %j");
-  e.ins("setp.lt.and.s32 %p_tri, %i, %n, %p_tri");
-  e.ins("and.pred %p_tri, %p_tri, %p_col");
-  if (unit) {  // the diagonal is implicitly 1 and never read
-    e.ins("setp.ne.and.s32 %p_tri, %i, %j, %p_tri");
-  }
+  e.ins(std::string("setp.") + (lower ? "gt" : "lt") + ".s32 " + e.r("pred", "p_tri") + ", %j, " + c);
+  e.ins("setp.lt.and.s32 %p_tri, " + c + ", %n, %p_tri");
+  e.ins("and.pred %p_tri, %p_tri, %p_row");
   e.ins("@!%p_tri bra L_have");
-  e.load(v, e.address("src_at", "%src", "%lds", "%i", "%j"));
+  e.load(v, e.address("src_at", "%src", "%lds", "%j", c));
   e.label("L_have");
-  smem_store(smem_at("t_at", sh, "%i", "%j"), v);
-  e.set(v, t.zero, t.zero);
-  smem_store(smem_at("x_at", sx, "%i", "%j"), v);
-  e.ins("add.s32 %i, %i, 1");
-  e.ins("setp.lt.s32 " + e.r("pred", "p_more") + ", %i, " + num(kInverseMax));
+  smem_store(tile_at("t_at", "%j", c), v);
+  e.ins("add.s32 " + c + ", " + c + ", 1");
+  e.ins("setp.lt.s32 " + e.r("pred", "p_more") + ", " + c + ", " + num(width));
   e.ins("@%p_more bra L_load");
+  if (!unit) {  // the unit diagonal is implicitly 1 and never read
+    const std::string dg_at = e.r("u32", "dg_at");
+    e.ins("mad.lo.u32 " + dg_at + ", %j, " + num(t.cb) + ", " + sd);
+    e.set(v, e.one(), t.zero);
+    e.ins("@!%p_row bra L_have_diag");
+    e.load(v, e.address("diag_at", "%src", "%lds", "%j", "%j"));
+    e.label("L_have_diag");
+    // Its reciprocal: every row's division at once here, not one per row on the solve's chain.
+    const Value one = e.value("one"), r = e.value("r");
+    e.set(one, e.one(), t.zero);
+    e.divide(r, one, v);
+    smem_store(dg_at, r);
+  }
   e.ins("bar.sync 0");
-  e.ins("@!%p_col ret");
+  e.ins("@!%p_row bra L_solved");
 
-  // Rows in solve order: top-down for lower, bottom-up for upper. For each row i:
-  //   s = delta_ij - sum over the solved l of T[i][l] X[l][j];  X[i][j] = s / T[i][i] (unit: s)
-  // X[l][j] is still 0 for rows not yet reached in column j, so the sum runs over all solved l.
-  const std::string l = e.r("s32", "l"), lend = e.r("s32", "lend");
-  e.ins(std::string("mov.s32 %i, ") + (lower ? "0" : "%n"));
-  if (!lower) e.ins("sub.s32 %i, %i, 1");
+  // Column j of X, rows in solve order: from the diagonal down (lower) or up (upper).
+  const std::string i = e.r("s32", "i"), lo = e.r("s32", "lo"), hi = e.r("s32", "hi");
+  const std::string pt = e.r("u32", "pt"), px = e.r("u32", "px");
+  e.ins("mov.s32 " + i + ", %j");
   e.label("L_row");
-  e.set(s, t.zero, t.zero);
-  e.ins("setp.eq.s32 " + e.r("pred", "p_diag") + ", %i, %j");
-  e.ins("@%p_diag mov." + t.ct + " " + s.re + ", " + e.one());
+  for (const Value& sum : sums) e.set(sum, t.zero, t.zero);
+  e.ins("setp.eq.s32 " + e.r("pred", "p_diag") + ", " + i + ", %j");
+  e.ins("@%p_diag mov." + t.ct + " " + sums[0].re + ", " + e.one());
   if (lower) {
-    e.ins("mov.s32 " + l + ", 0");
-    e.ins("mov.s32 " + lend + ", %i");
+    e.ins("mov.s32 " + lo + ", %j");
+    e.ins("mov.s32 " + hi + ", " + i);
   } else {
-    e.ins("add.s32 " + l + ", %i, 1");
-    e.ins("mov.s32 " + lend + ", %n");
+    e.ins("add.s32 " + lo + ", " + i + ", 1");
+    e.ins("add.s32 " + hi + ", %j, 1");
   }
-  e.label("L_dot");
-  e.ins("setp.ge.s32 " + e.r("pred", "p_dot_done") + ", " + l + ", " + lend);
+  // T(i, l) and X(l, j) at (j, l) for l in [lo, hi): kSums terms at a time into as many running
+  // sums (their loads all in flight, their FMAs independent), then the rest one by one.
+  const std::string l = e.r("s32", "l"), last = e.r("s32", "last");
+  e.ins("mov.u32 " + pt + ", " + tile_at("pt0", i, lo));
+  e.ins("mov.u32 " + px + ", " + tile_at("px0", "%j", lo));
+  e.ins("mov.s32 " + l + ", " + lo);
+  e.ins("sub.s32 " + last + ", " + hi + ", " + num(kSums - 1));
+  e.label("L_dot_many");
+  e.ins("setp.ge.s32 " + e.r("pred", "p_few") + ", " + l + ", " + last);
+  e.ins("@%p_few bra L_dot_one");
+  for (int k = 0; k < kSums; ++k) {
+    smem_load(tv[k], pt + "+" + num(k * t.cb));
+    smem_load(xv[k], px + "+" + num(k * t.cb));
+  }
+  for (int k = 0; k < kSums; ++k) e.mul_sub(sums[k], tv[k], xv[k]);
+  e.ins("add.u32 " + pt + ", " + pt + ", " + num(kSums * t.cb));
+  e.ins("add.u32 " + px + ", " + px + ", " + num(kSums * t.cb));
+  e.ins("add.s32 " + l + ", " + l + ", " + num(kSums));
+  e.ins("bra L_dot_many");
+  e.label("L_dot_one");
+  e.ins("setp.ge.s32 " + e.r("pred", "p_dot_done") + ", " + l + ", " + hi);
   e.ins("@%p_dot_done bra L_dot_end");
-  smem_load(v, smem_at("tl_at", sh, "%i", l));
-  smem_load(x, smem_at("xl_at", sx, l, "%j"));
-  e.mul_sub(s, v, x);
+  smem_load(tv[0], pt);
+  smem_load(xv[0], px);
+  e.mul_sub(sums[0], tv[0], xv[0]);
+  e.ins("add.u32 " + pt + ", " + pt + ", " + num(t.cb));
+  e.ins("add.u32 " + px + ", " + px + ", " + num(t.cb));
   e.ins("add.s32 " + l + ", " + l + ", 1");
-  e.ins("bra L_dot");
+  e.ins("bra L_dot_one");
   e.label("L_dot_end");
-  // Only rows on the solved side of the diagonal are written (the rest of the column stays 0).
-  e.ins(std::string("setp.") + (lower ? "lt" : "gt") + ".s32 " + e.r("pred", "p_skip") + ", %i, %j");
-  e.ins("@%p_skip bra L_next");
+  auto add_into = [&](const Value& acc, const Value& other) {
+    e.ins("add." + t.ct + " " + acc.re + ", " + acc.re + ", " + other.re);
+    if (t.cplx) e.ins("add." + t.ct + " " + acc.im + ", " + acc.im + ", " + other.im);
+  };
+  add_into(sums[0], sums[1]);
+  add_into(sums[2], sums[3]);
+  add_into(sums[0], sums[2]);
+  const std::string xi_at = tile_at("xi_at", "%j", i);
   if (unit) {
-    smem_store(smem_at("xi_at", sx, "%i", "%j"), s);
-  } else {
-    smem_load(d, smem_at("ti_at", sh, "%i", "%i"));
+    smem_store(xi_at, sums[0]);
+  } else {  // times the diagonal's reciprocal, taken in the load phase
+    const std::string di = e.r("u32", "di_at");
+    e.ins("mad.lo.u32 " + di + ", " + i + ", " + num(t.cb) + ", " + sd);
+    smem_load(d, di);
     const Value q = e.value("q");
-    e.divide(q, s, d);
-    smem_store(smem_at("xi_at", sx, "%i", "%j"), q);
+    e.set(q, t.zero, t.zero);
+    e.mul_add(q, sums[0], d);
+    smem_store(xi_at, q);
   }
-  e.label("L_next");
   if (lower) {
-    e.ins("add.s32 %i, %i, 1");
-    e.ins("setp.lt.s32 %p_more, %i, %n");
+    e.ins("add.s32 " + i + ", " + i + ", 1");
+    e.ins("setp.lt.s32 %p_more, " + i + ", %n");
   } else {
-    e.ins("sub.s32 %i, %i, 1");
-    e.ins("setp.ge.s32 %p_more, %i, 0");
+    e.ins("sub.s32 " + i + ", " + i + ", 1");
+    e.ins("setp.ge.s32 %p_more, " + i + ", 0");
   }
   e.ins("@%p_more bra L_row");
+  e.label("L_solved");
+  e.ins("bar.sync 0");
 
-  // Column j of the result.
-  e.ins("mov.s32 %i, 0");
+  // Thread j writes row j of every column c < w: X(j, c), kept at (c, j), or 0 off its side.
+  e.ins("@!%p_row bra L_done");
+  e.ins("mov.s32 " + c + ", 0");
   e.label("L_write");
-  smem_load(v, smem_at("xo_at", sx, "%i", "%j"));
-  e.store(v, e.address("dst_at", "%dst", "%ldd", "%i", "%j"));
-  e.ins("add.s32 %i, %i, 1");
-  e.ins("setp.lt.s32 %p_more, %i, %n");
+  e.set(v, t.zero, t.zero);
+  e.ins(std::string("setp.") + (lower ? "ge" : "le") + ".s32 " + e.r("pred", "p_x") + ", %j, " + c);
+  e.ins("@!%p_x bra L_put");
+  smem_load(v, tile_at("xo_at", c, "%j"));
+  e.label("L_put");
+  e.store(v, e.address("dst_at", "%dst", "%ldd", "%j", c));
+  e.ins("add.s32 " + c + ", " + c + ", 1");
+  e.ins("setp.lt.s32 %p_more, " + c + ", %n");
   e.ins("@%p_more bra L_write");
+  e.label("L_done");
   e.ins("ret");
 
   GeneratedKernel k;
-  k.name = inverse_name(data, lower, unit);
+  k.name = inverse_name(data, lower, unit, width);
   k.ptx = header(k.name, sm);
+  k.ptx += ".extern .shared .align 16 .b8 smem[];\n\n";
   k.ptx += ".visible .entry " + k.name + "(\n";
   k.ptx += "  .param .u64 p_src, .param .s64 p_lds, .param .u64 p_dst, .param .s64 p_ldd, .param .s32 p_n)\n";
-  k.ptx += ".maxntid " + num(kInverseMax) + ", 1, 1\n{\n";
-  k.ptx += "  .shared .align 16 .b8 smem_t[" + num(tile_bytes) + "];\n";
-  k.ptx += "  .shared .align 16 .b8 smem_x[" + num(tile_bytes) + "];\n";
+  k.ptx += ".maxntid " + num(width) + ", 1, 1\n{\n";
   k.ptx += e.finish() + "}\n";
-  k.resources.threads = kInverseMax;
-  k.resources.smem_bytes = 2 * tile_bytes;
+  k.resources.threads = width;
+  k.dynamic_smem = inverse_smem_bytes(data, width);
   return k;
 }
 

@@ -8,12 +8,12 @@
 //   Scale      dst = s dst            (s == 0: dst = 0, not read)
 //   Symmetrize dst = full symmetric / Hermitian matrix from src's `lower` or upper triangle
 //   Triangle   dst = triangle of src (other triangle 0; unit: diagonal 1, src's never read)
-// Triangular inverses of the diagonal blocks, blocks of kInverseMax threads:
+// Triangular inverses of the diagonal blocks, one block of W threads each (W in kInverseWidths):
 //   params: u64 src, s64 lds, u64 dst, s64 ldd, s32 n
-//   grid:   x = ceil(n / kInverseMax)
-//   rows [32 b, 32 b + w) of dst (an n x kInverseMax strip), columns [0, w) = inverse of the
-//   triangle of src's diagonal block at (32 b, 32 b), w = min(32, n - 32 b) (zeros in its other
-//   triangle). With n <= 32 and one block: dst (n x n) = inverse of src's triangle.
+//   grid:   x = ceil(n / W); dynamic shared memory: inverse_smem_bytes(data, W)
+//   rows [W b, W b + w) of dst (an n x W strip), columns [0, w) = inverse of the triangle of
+//   src's diagonal block at (W b, W b), w = min(W, n - W b) (zeros in its other triangle).
+//   With n <= W and one block: dst (n x n) = inverse of src's triangle.
 #pragma once
 
 #include <string>
@@ -35,13 +35,16 @@ struct MatrixHelper {
 
 inline constexpr int kHelperThreads = 256;
 inline constexpr int kHelperParamCount = 8;
-inline constexpr int kInverseMax = 32;
+inline constexpr int kInverseWidths[] = {32, 64, 128};
 inline constexpr int kInverseParamCount = 5;
 
 std::string helper_name(const MatrixHelper& h);
 GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm);
 
-std::string inverse_name(DataType data, bool lower, bool unit);
-GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit, int sm);
+// Shared memory of the W-wide inverse, and the widest W whose tile fits smem_limit bytes.
+int inverse_smem_bytes(DataType data, int width);
+int max_inverse_width(DataType data, int smem_limit);
+std::string inverse_name(DataType data, bool lower, bool unit, int width);
+GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit, int width, int sm);
 
 }  // namespace ptxblas::gen

@@ -26,10 +26,17 @@ bool is_f64(gen::DataType t) { return t == gen::DataType::F64 || t == gen::DataT
 class GpuEngine final : public blas3::Engine {
  public:
   GpuEngine(gen::DataType t, CUstream stream, CUcontext ctx, DeviceInfo dev)
-      : t_(t), stream_(stream), ctx_(ctx), dev_(dev), d_(cuda_driver()) {}
+      : t_(t),
+        stream_(stream),
+        ctx_(ctx),
+        dev_(dev),
+        d_(cuda_driver()),
+        // The widest inverse kernel whose tile fits this device's shared memory per block (H100:
+        // S, D, C 128, Z 64); at least the 32-wide one, whose tile fits the 48 KB of any device.
+        max_inverse_(std::max(gen::max_inverse_width(t, dev.max_smem_optin), gen::max_inverse_width(t, 48 * 1024))) {}
 
   gen::DataType data() const override { return t_; }
-  std::int64_t max_inverse() const override { return gen::kInverseMax; }
+  std::int64_t max_inverse() const override { return max_inverse_; }
   std::string summary() const override { return first_gemm_.empty() ? "helper kernels" : first_gemm_ + " + helpers"; }
 
   void gemm(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
@@ -80,19 +87,28 @@ class GpuEngine final : public blas3::Engine {
   void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
                               MatView w) override {
     if (n == 0) return;
-    if (bs > gen::kInverseMax || (n > bs && bs != gen::kInverseMax))
-      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (the kernel's are " +
-                        std::to_string(gen::kInverseMax) + ")");
+    // Blocks of one kernel's width, or a single block (n <= bs) in the narrowest kernel holding it.
+    int width = 0;
+    for (int kw : gen::kInverseWidths) {
+      if (kw <= max_inverse() && (n > bs ? kw == bs : kw >= n)) {
+        width = kw;
+        break;
+      }
+    }
+    if (width == 0)
+      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) +
+                        " (kernels of 32, 64, 128 rows, at most " + std::to_string(max_inverse()) + ")");
     if (n > INT32_MAX) throw EngineError("invert_diagonal_blocks beyond 32-bit sizes");
     std::string why;
-    CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, dev_.sm, why);
+    CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, width, dev_.sm, why);
     if (!fn) throw EngineError(why);
     std::uint64_t src = reinterpret_cast<std::uint64_t>(a.p), dst = reinterpret_cast<std::uint64_t>(w.p);
     std::int64_t lds = a.ld, ldd = w.ld;
     std::int32_t n32 = static_cast<std::int32_t>(n);
     void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
-    const auto blocks = static_cast<unsigned>((n + gen::kInverseMax - 1) / gen::kInverseMax);
-    launch(fn, blocks, 1, gen::kInverseMax, params);
+    const auto blocks = static_cast<unsigned>((n + width - 1) / width);
+    launch(fn, blocks, 1, static_cast<unsigned>(width), params,
+           static_cast<unsigned>(gen::inverse_smem_bytes(t_, width)));
     note_write(w);
   }
 
@@ -157,8 +173,8 @@ class GpuEngine final : public blas3::Engine {
     wrote_caller_ = true;
   }
 
-  void launch(CUfunction fn, unsigned gx, unsigned gy, unsigned threads, void** params) {
-    if (const CUresult r = d_->cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, 0, stream_, params, nullptr);
+  void launch(CUfunction fn, unsigned gx, unsigned gy, unsigned threads, void** params, unsigned smem = 0) {
+    if (const CUresult r = d_->cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, smem, stream_, params, nullptr);
         r != CUDA_SUCCESS)
       throw EngineError("helper launch: " + cuda_error_text(r));
   }
@@ -172,6 +188,7 @@ class GpuEngine final : public blas3::Engine {
   using Range = std::pair<CUdeviceptr, std::size_t>;
   std::vector<Range> scratch_;
   bool wrote_caller_ = false;
+  int max_inverse_;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // TRSM, recursive: B is scaled by alpha once; the triangle is split in halves (whole leaves of
-// nb), the half the triangle dictates is solved first, the other half of B is updated with one
-// large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i, with every leaf's inverse taken up
+// nb, up to 128 on the GPU), the half the triangle dictates is solved first, the other half of B
+// is updated with one large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i, with every leaf's inverse taken up
 // front in one engine step (on the GPU one launch; the many small launches of per-leaf inverses
 // were most of TRSM's time, perf-notes §16). When B fits Blocking::solution_bytes the leaves
 // write X into one B-sized scratch, the updates read it there, and one copy at the end moves X
@@ -9,6 +9,8 @@
 // inv(op(D)) == op(inv(D)), so the inverse is taken of the stored block and applied with the
 // same op.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 #include "routines.hpp"
 
@@ -59,6 +61,7 @@ struct Trsm {
       e.gemm(Op::N, transa, m, dt, df, minus_one, x(from), op_a(from, to), one, at(b, to));
   }
 
+  // recursion over [i, i + d)
   void run(std::int64_t i, std::int64_t d) {
     if (d <= nb) return leaf(i, d);
     const std::int64_t leaves = (d + nb - 1) / nb;
@@ -77,6 +80,17 @@ struct Trsm {
 
 }  // namespace
 
+// As wide as blk.nb and the engine allow (fewer, larger steps: the GPU's TRSM is bound by host
+// time per step, perf-notes §16, §18, §31), as a power of two from 32 on (the GPU's inverse
+// kernels are 32, 64 and 128 wide), and halved down to 32 while the triangle is shorter than 4
+// such leaves, since a W-wide inverse's substitution is a chain of ~W^2 / 2 dependent steps.
+std::int64_t trsm_leaf_width(std::int64_t dim, std::int64_t nb, std::int64_t max_inverse) {
+  nb = std::min(nb, max_inverse);
+  if (nb > 32) nb = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(nb)));
+  while (nb > 32 && dim < 4 * nb) nb /= 2;
+  return std::max<std::int64_t>(1, std::min(nb, dim));
+}
+
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,
           MatView a, MatView b, Blocking blk) {
   if (m == 0 || n == 0) return;
@@ -89,7 +103,7 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   const std::int64_t dim = left ? m : n;
   // Left: op(A) lower-triangular solves top-down; right: op(A) upper-triangular solves left to right.
   const bool op_lower = (uplo == Uplo::Lower) == (transa == Op::N);
-  const std::int64_t nb = std::max<std::int64_t>(1, std::min({blk.nb, e.max_inverse(), dim}));
+  const std::int64_t nb = trsm_leaf_width(dim, blk.nb, e.max_inverse());
   const bool whole = dim > nb && m * n * gen::storage_bytes(t) <= blk.solution_bytes;
   Scratch inverses(e, dim, nb);
   Scratch solved(e, whole || !left ? m : nb, whole || left ? n : nb);

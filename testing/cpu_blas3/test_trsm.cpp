@@ -47,5 +47,84 @@ TYPED_TEST(Trsm, MatchesReference) {
   EXPECT_GT(cases, 0);
 }
 
+// Triangles of 260 and 600 take leaves of 64 and 128 (the GPU's wider inverses), the last one
+// narrower; n = 3 keeps the reference cheap.
+TYPED_TEST(Trsm, WideLeavesMatchReference) {
+  using T = TypeParam;
+  std::mt19937_64 rng(12);
+  auto engine = make_cpu_engine(data_type<T>(), 128);
+  for (Side side : {Side::Left, Side::Right})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (Op trans : {Op::N, Op::C})
+        for (std::int64_t dim : {260, 600}) {
+          const std::int64_t m = side == Side::Left ? dim : 3, n = side == Side::Left ? 3 : dim;
+          Matrix<T> a = triangular<T>(dim, uplo, Diag::NonUnit, rng);
+          Matrix<T> b(m, n, 2);
+          b.randomize(rng);
+          Matrix<T> want = b;
+          const T alpha = mix<T>(0.5, -1);
+          const char cs = code(side), cu = code(uplo), ct = code(trans), cd = 'N';
+          const int mi = static_cast<int>(m), ni = static_cast<int>(n);
+          Ref<T>::trsm(&cs, &cu, &ct, &cd, &mi, &ni, &alpha, a.v.data(), &a.ld32(), want.v.data(), &want.ld32(), 1, 1,
+                       1, 1);
+          trsm(*engine, side, uplo, trans, Diag::NonUnit, m, n, scalar(alpha), a.view(), b.view(), Blocking{});
+          const std::string err = compare(b, want, 4 * tolerance<T>(dim), [](auto, auto) { return true; });
+          ASSERT_EQ(err, "") << "trsm " << cs << cu << ct << " dim " << dim;
+        }
+}
+
+// LAPACK's getrf panel solve (L L N U) with an LU factor of order 600: leaves of 128 apply
+// explicit inverses of 128-wide diagonal blocks, which amplify rounding errors by those blocks'
+// condition; against the reference's substitution in the same precision, with leaves of 32 (the
+// GPU's before) printed beside them. The bound is far inside tolerance() so that a loss of an
+// order of magnitude shows.
+TYPED_TEST(Trsm, LuFactorWithWideLeaves) {
+  using T = TypeParam;
+  std::mt19937_64 rng(13);
+  const std::int64_t dim = 600, n = 16;
+  Matrix<T> a = lu_unit_lower<T>(dim, rng);
+  Matrix<T> b(dim, n, 1);
+  b.randomize(rng);
+  Matrix<T> want = b;
+  const T one(1);
+  const char cs = 'L', cu = 'L', ct = 'N', cd = 'U';
+  const int mi = static_cast<int>(dim), ni = static_cast<int>(n);
+  Ref<T>::trsm(&cs, &cu, &ct, &cd, &mi, &ni, &one, a.v.data(), &a.ld32(), want.v.data(), &want.ld32(), 1, 1, 1, 1);
+  double worst[2] = {};
+  for (int w = 0; w < 2; ++w) {
+    auto engine = make_cpu_engine(data_type<T>(), w == 0 ? 32 : 128);
+    Matrix<T> got = b;
+    trsm(*engine, Side::Left, Uplo::Lower, Op::N, Diag::Unit, dim, n, scalar(one), a.view(), got.view(), Blocking{});
+    double scale = 1;
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < dim; ++i) {
+        scale = std::max(scale, static_cast<double>(std::abs(want(i, j))));
+        worst[w] = std::max(worst[w], static_cast<double>(std::abs(got(i, j) - want(i, j))));
+      }
+    worst[w] /= scale * tolerance<T>(dim);
+  }
+  std::printf("LU factor, order %lld: worst error / tolerance, leaves of 32: %.3g, of 128: %.3g\n",
+              static_cast<long long>(dim), worst[0], worst[1]);
+  EXPECT_LE(worst[1], 0.1);  // seen: 0.007-0.012 (leaves of 32: 0.005-0.007)
+}
+
+// The widest leaves the engine and blk.nb allow (powers of two from 32 on), halved towards 32 while
+// the triangle is shorter than 4 of them.
+TEST(TrsmLeafWidth, WidestWithFourLeaves) {
+  EXPECT_EQ(trsm_leaf_width(4096, 128, 128), 128);
+  EXPECT_EQ(trsm_leaf_width(512, 128, 128), 128);
+  EXPECT_EQ(trsm_leaf_width(511, 128, 128), 64);
+  EXPECT_EQ(trsm_leaf_width(256, 128, 128), 64);
+  EXPECT_EQ(trsm_leaf_width(255, 128, 128), 32);
+  EXPECT_EQ(trsm_leaf_width(100, 128, 128), 32);
+  EXPECT_EQ(trsm_leaf_width(20, 128, 128), 20);  // one leaf
+  EXPECT_EQ(trsm_leaf_width(4096, 128, 64), 64);  // Z on the GPU
+  EXPECT_EQ(trsm_leaf_width(4096, 3, 128), 3);
+  EXPECT_EQ(trsm_leaf_width(4096, 100, 128), 64);  // a blocking the GPU's kernels cannot take
+  EXPECT_EQ(trsm_leaf_width(4096, 48, 128), 32);
+  EXPECT_EQ(trsm_leaf_width(4096, 128, 3), 3);
+  EXPECT_EQ(trsm_leaf_width(0, 128, 128), 1);
+}
+
 }  // namespace
 }  // namespace blas3test

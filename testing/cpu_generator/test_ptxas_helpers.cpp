@@ -54,14 +54,33 @@ TEST(PtxasHelpers, ElementwiseHelpersAssemble) {
 
 TEST(PtxasHelpers, TriangularInversesAssemble) {
   for (DataType t : kTypes)
-    for (bool lower : {true, false})
-      for (bool unit : {false, true})
-        for (int sm : {80, 90}) expect_clean(ptxblas::gen::generate_triangular_inverse(t, lower, unit, sm), sm);
+    for (int width : ptxblas::gen::kInverseWidths)
+      for (bool lower : {true, false})
+        for (bool unit : {false, true})
+          for (int sm : {80, 90}) {
+            const auto k = ptxblas::gen::generate_triangular_inverse(t, lower, unit, width, sm);
+            expect_clean(k, sm);
+            EXPECT_EQ(k.resources.threads, width);
+            EXPECT_EQ(k.dynamic_smem, ptxblas::gen::inverse_smem_bytes(t, width));
+          }
+}
+
+// The widest inverse whose tile fits 227 KiB (sm_90's opt-in maximum): S, D, C 128; Z 64 (its
+// 128-wide tile needs ~268 KiB).
+TEST(PtxasHelpers, InverseWidthsFitSharedMemory) {
+  const int limit = ptxblas::gen::Limits{}.max_dynamic_smem;
+  EXPECT_EQ(ptxblas::gen::max_inverse_width(DataType::F32, limit), 128);
+  EXPECT_EQ(ptxblas::gen::max_inverse_width(DataType::F64, limit), 128);
+  EXPECT_EQ(ptxblas::gen::max_inverse_width(DataType::C32, limit), 128);
+  EXPECT_EQ(ptxblas::gen::max_inverse_width(DataType::C64, limit), 64);
+  EXPECT_GT(ptxblas::gen::inverse_smem_bytes(DataType::C64, 128), limit);
+  EXPECT_EQ(ptxblas::gen::max_inverse_width(DataType::C64, 1000), 0);
 }
 
 TEST(PtxasHelpers, HalfTypesAreRefused) {
   EXPECT_THROW(ptxblas::gen::generate_matrix_helper({HelperKind::Copy, DataType::F16}, 90), std::invalid_argument);
-  EXPECT_THROW(ptxblas::gen::generate_triangular_inverse(DataType::BF16, true, false, 90), std::invalid_argument);
+  EXPECT_THROW(ptxblas::gen::generate_triangular_inverse(DataType::BF16, true, false, 32, 90), std::invalid_argument);
+  EXPECT_THROW(ptxblas::gen::generate_triangular_inverse(DataType::F64, true, false, 48, 90), std::invalid_argument);
 }
 
 }  // namespace

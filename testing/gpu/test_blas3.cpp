@@ -461,7 +461,8 @@ TYPED_TEST(Blas3, TrmmAndTrsm) {
     for (cublasFillMode_t uplo : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
       for (cublasOperation_t trans : {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C})
         for (cublasDiagType_t diag : {CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT})
-          for (auto [m, n] : {std::pair{1, 1}, {45, 70}, {300, 40}, {33, 260}}) {
+          // TRSM leaves: 32 wide (dim < 256), 64 (300, 260) and 128 (600, 530; Z: 64)
+          for (auto [m, n] : {std::pair{1, 1}, {45, 70}, {300, 40}, {33, 260}, {600, 24}, {20, 530}}) {
             const int dim = side == CUBLAS_SIDE_LEFT ? m : n;
             Mat<T> a = triangular<T>(dim, uplo, diag, this->g_), b(m, n);
             for (int j = 0; j < n; ++j)

@@ -5,8 +5,8 @@ simulator and compared with a Python model of dispatch/blas3/cpu_engine.cpp.
 Element-wise helpers (Copy, Scale, Symmetrize, Triangle) are launched as
 dispatch/blas3/gpu_engine.cpp does (grid x = ceil(m / 256), 256 threads) but mostly with a small
 gridDim.y (3) so that every thread walks several columns; some cases use the production
-gridDim.y = n. The triangular inverse runs one block of 32 threads per diagonal block (n = 70:
-three, the last 6 wide) with the race check on.
+gridDim.y = n. The triangular inverse runs one block of W threads per diagonal block of W = 32,
+64 or 128 rows (n = 70 at W = 32: three, the last 6 wide) with the race check on.
 
 Memory permissions make the contract checkable (a forbidden access faults in the simulator):
   Copy        src readable inside m x n; dst writable (not readable) inside m x n
@@ -41,7 +41,6 @@ import simcheck  # noqa: E402
 from simcheck import Matrix, kernel, uniform  # noqa: E402
 
 HELPER_THREADS = 256  # generator/matrix_helpers_ptx.hpp kHelperThreads
-INVERSE_MAX = 32      # kInverseMax
 MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
 
 TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
@@ -50,10 +49,10 @@ TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse"}
 
 
-def kernel_name(kind, t, lower, herm, unit):
+def kernel_name(kind, t, lower, herm, unit, width=32):
     """generator/matrix_helpers_ptx.cpp helper_name() / inverse_name()."""
     if kind == "i":
-        return "tri_inv_%s_%s%s" % (t, "l" if lower else "u", "_unit" if unit else "")
+        return "tri_inv%d_%s_%s%s" % (width, t, "l" if lower else "u", "_unit" if unit else "")
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
     if kind in "yt":
@@ -65,9 +64,9 @@ def kernel_name(kind, t, lower, herm, unit):
     return s
 
 
-def kernel_spec(kind, t, lower, herm, unit):
+def kernel_spec(kind, t, lower, herm, unit, width=32):
     if kind == "i":
-        return "inverse:%s:%s%s" % (t, "l" if lower else "u", ":unit" if unit else "")
+        return "inverse:%s:%d:%s%s" % (t, width, "l" if lower else "u", ":unit" if unit else "")
     s = "helper:%s:%s" % (kind, t)
     if kind in "yt":
         s += ":l" if lower else ":u"
@@ -80,14 +79,14 @@ def kernel_spec(kind, t, lower, herm, unit):
 
 class Case:
     def __init__(self, name, kind, t, m, n, lower=True, herm=False, unit=False, s=0j, gy=None,
-                 pads=(1, 2), seed=0):
+                 pads=(1, 2), seed=0, width=32):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.herm = herm and TYPES[t].cplx
         if gy is None:
             self.gy = 1 if kind == "i" else min(n, MAX_GRID_Y)
-        self.kernel = kernel_name(kind, t, lower, herm, unit)
-        self.spec = kernel_spec(kind, t, lower, herm, unit)
+        self.kernel = kernel_name(kind, t, lower, herm, unit, width)
+        self.spec = kernel_spec(kind, t, lower, herm, unit, width)
 
     def kernels(self):
         return {self.kernel}
@@ -97,7 +96,7 @@ class Case:
 
     def cost(self):
         if self.kind == "i":
-            return 32 * 40 + self.n * min(self.n, 32) ** 2
+            return self.width * 40 + self.n * min(self.n, self.width) ** 2
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -137,6 +136,10 @@ def build_cases():
                 for n in (1, 2, 5, 17, 32, 70):  # 70: three diagonal blocks, the last 6 wide
                     pads = (0, 0) if n == 1 else (rng.randint(1, 3), rng.randint(1, 3))
                     add("%s%s n=%d" % (lu, us, n), "i", t, n, n, lower=lower, unit=unit, pads=pads)
+                # The wider kernels: two blocks, the second 6 wide (128: Z's tile does not fit).
+                for width in (64, 128) if t != "z" else (64,):
+                    add("%s%s W=%d n=%d" % (lu, us, width, width + 6), "i", t, width + 6, width + 6,
+                        lower=lower, unit=unit, width=width)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
@@ -165,20 +168,28 @@ MUTATIONS = [
     ("mat_c_z", "mul.lo.s64 %v_src_at_t, %v_src_at_t, %v_lds;",
      "mul.lo.s64 %v_src_at_t, %v_src_at_t, %v_lds;\n  and.b64 %v_src_at_t, %v_src_at_t, 4294967295;", True,
      "src column offset truncated to 32 bits"),
-    ("tri_inv_s_l", "neg.f32 %v_ms_t, %v_v_r;", "mov.f32 %v_ms_t, %v_v_r;", True,
+    ("tri_inv32_s_l", "neg.f32 %v_ms_t, %v_t0_r;", "mov.f32 %v_ms_t, %v_t0_r;", True,
      "inverse: wrong sign in the substitution"),
-    ("tri_inv_c_u", "@!%v_p_dv_re_big neg.f32 %v_dv_ni, %v_dv_ni;", "", True,
+    ("tri_inv32_c_u", "@!%v_p_dv_re_big neg.f32 %v_dv_ni, %v_dv_ni;", "", True,
      "inverse: complex division, sign of the imaginary part when |im d| > |re d|"),
-    ("tri_inv_z_l_unit", "setp.ne.and.s32 %v_p_tri, %v_i, %v_j, %v_p_tri;", "", True,
+    ("tri_inv32_z_l_unit", "setp.gt.s32 %v_p_tri, %v_j, %v_c;", "setp.ge.s32 %v_p_tri, %v_j, %v_c;", True,
      "unit inverse reads the diagonal"),
-    ("tri_inv_d_u", "  bar.sync 0;\n", "", True,
-     "inverse: bar.sync removed (shared-memory race)"),
-    ("tri_inv_z_u", "  mad.lo.s64 %v_dst, %v_boff64, 16, %v_dst;\n", "", True,
+    ("tri_inv64_d_u", "  bar.sync 0;\n  @!%v_p_row bra L_solved;", "  @!%v_p_row bra L_solved;", False,
+     "inverse: barrier after the load removed (shared-memory race)"),
+    ("tri_inv128_s_l", "L_solved:\n  bar.sync 0;", "L_solved:", False,
+     "inverse: barrier before the write-out removed (shared-memory race)"),
+    ("tri_inv32_z_u", "  mad.lo.s64 %v_dst, %v_boff64, 16, %v_dst;\n", "", True,
      "inverse: every diagonal block written to the strip's first rows"),
-    ("tri_inv_s_l_unit", "  mul.lo.s64 %v_diag_step, %v_diag_step, %v_boff64;\n", "", True,
+    ("tri_inv32_s_l_unit", "  mul.lo.s64 %v_diag_step, %v_diag_step, %v_boff64;\n", "", True,
      "inverse: diagonal blocks read one row apart instead of one block apart"),
-    ("tri_inv_d_l", "mov.s32 %v_i, 0;\nL_write:", "mov.s32 %v_i, %v_j;\nL_write:", False,
-     "inverse writes each column from the diagonal on (zeros of the other triangle missing)"),
+    ("tri_inv32_d_l", "L_write:\n  mov.f64 %v_v_r, 0d0000000000000000;", "L_write:", False,
+     "inverse: zeros of the other triangle not written"),
+    ("tri_inv128_d_l", "add.f64 %v_s0_r, %v_s0_r, %v_s1_r;", "", True,
+     "inverse: one of the four running sums dropped"),
+    ("tri_inv64_c_l", "setp.ge.s32 %v_p_dot_done, %v_l, %v_hi;", "setp.ge.s32 %v_p_dot_done, %v_l, %v_last;", True,
+     "inverse: the terms after the last group of four skipped"),
+    ("tri_inv128_c_u_unit", "min.s32 %v_n, %v_n, 128;", "", True,
+     "inverse: block width not capped at W (the strip overrun)"),
 ]
 
 
@@ -273,20 +284,20 @@ def _run_case(c, ptx_dir):
 
 
 def _run_inverse(c, ptx_dir):
-    """Every diagonal block of 32 (the last one narrower) inverted into its rows of the n x 32
-    strip, one block of threads each; reads only the blocks' triangles, writes only the strip."""
+    """Every diagonal block of W (the last one narrower) inverted into its rows of the n x W
+    strip, one block of W threads each; reads only the blocks' triangles, writes only the strip."""
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 5)
     n, lower, unit = c.n, c.lower, c.unit
-    blocks = -(-n // INVERSE_MAX)
-    width = lambda b: min(INVERSE_MAX, n - INVERSE_MAX * b)  # noqa: E731
+    blocks = -(-n // c.width)
+    width = lambda b: min(c.width, n - c.width * b)  # noqa: E731
     mem = ptxsim.Memory()
 
     def stored(i, j):
         return i > j if lower else i < j
 
     def same_block(i, j):
-        return i // INVERSE_MAX == j // INVERSE_MAX
+        return i // c.width == j // c.width
 
     def src_val(i, j):
         if i == j:  # magnitude 2..3, any phase: both branches of the complex division
@@ -294,18 +305,18 @@ def _run_inverse(c, ptx_dir):
             if ti.cplx:
                 return cmath.rect(mag, rng.uniform(0, 2 * math.pi))
             return complex(rng.choice([1, -1]) * mag, 0)
-        return uniform(rng, ti) / min(n, INVERSE_MAX)  # off the diagonal: well conditioned
+        return uniform(rng, ti) / min(n, c.width)  # off the diagonal: well conditioned
 
-    cols = min(n, INVERSE_MAX)
+    cols = min(n, c.width)
     S = Matrix(mem, ti, n, n, n + c.pads[0], src_val)
     D = Matrix(mem, ti, n, cols, n + c.pads[1], lambda i, j: None)
     S.allow(mem, mem.R, lambda i, j: same_block(i, j) and (stored(i, j) if unit else (i == j or stored(i, j))))
     D.allow(mem, mem.W)
     ptxsim.launch(kernel(ptx_dir, c.kernel), [S.addr, S.ld, D.addr, D.ld, n], mem, (blocks, 1, 1),
-                  (INVERSE_MAX, 1, 1), racecheck=True)
+                  (c.width, 1, 1), racecheck=True)
     bad = []
     for b in range(blocks):
-        r0, w = INVERSE_MAX * b, width(b)
+        r0, w = c.width * b, width(b)
 
         def T(i, j):
             if i == j:
@@ -330,7 +341,7 @@ def _run_inverse(c, ptx_dir):
                 if not abs(r) <= tol:
                     bad.append("block %d: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (b, i, j, _fmt(r), abs(r), tol))
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
-    outside = lambda i, j: i >= n or j >= width(i // INVERSE_MAX)  # noqa: E731
+    outside = lambda i, j: i >= n or j >= width(i // c.width)  # noqa: E731
     bad += ["dst (%d,%d) outside its block's inverse changed" % ij for ij in D.changed(mem, outside)]
     return simcheck.wrong(bad)
 
