@@ -4,7 +4,7 @@
 
 namespace ptxblas::gen {
 
-LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
+LoadPlan make_load_layout(const KernelConfig& c, Operand which) {
   LoadPlan p;
   const Op op = which == Operand::A ? c.op_a : c.op_b;
   p.mn_extent = which == Operand::A ? c.ml : c.nl;
@@ -42,16 +42,28 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
       p.smem_stride = p.mn_extent + p.smem_pad;
     }
   }
+  p.tid_wraps = c.threads() > 0 && p.fast_extent > 0 && c.threads() % p.fast_extent == 0;
+  return p;
+}
 
+bool load_splits_evenly(const LoadPlan& layout, int threads) {
+  const int total = layout.fast_extent * layout.slow_extent;
+  if (threads <= 0 || total < threads || total % threads != 0) return false;
+  return layout.tid_wraps || (layout.fast_extent > 0 && layout.fast_extent % threads == 0);
+}
+
+LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
+  LoadPlan p = make_load_layout(c, which);
   const int threads = c.threads();
-  const int total = p.fast_extent * p.slow_extent;
-  if (threads <= 0 || total % threads != 0) return p;
-  const int slots = total / threads;
-  if (threads % p.fast_extent == 0) {
-    p.tid_wraps = true;
+  if (!load_splits_evenly(p, threads)) {
+    p.tid_wraps = false;
+    return p;
+  }
+  const int slots = p.fast_extent * p.slow_extent / threads;
+  if (p.tid_wraps) {
     const int rows_per_pass = threads / p.fast_extent;
     for (int j = 0; j < slots; ++j) p.offsets.emplace_back(0, j * rows_per_pass);
-  } else if (p.fast_extent % threads == 0) {
+  } else {
     const int passes_per_row = p.fast_extent / threads;
     for (int j = 0; j < slots; ++j)
       p.offsets.emplace_back((j % passes_per_row) * threads, j / passes_per_row);
@@ -60,7 +72,7 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
 }
 
 int smem_stage_bytes(const KernelConfig& c, Operand which) {
-  const LoadPlan p = make_load_plan(c, which);
+  const LoadPlan p = make_load_layout(c, which);
   return (p.smem_rows * p.smem_stride * shared_bytes(c) + 15) / 16 * 16;
 }
 

@@ -34,6 +34,12 @@ struct LoadPlan {
 // Empty plan (no offsets) when the tile cannot be split evenly over the block's threads.
 LoadPlan make_load_plan(const KernelConfig& c, Operand which);
 
+// The plan without its offsets (no allocation: the legality checks of the whole tuning space
+// call this hundreds of thousands of times), and whether its tile splits evenly over `threads`,
+// i.e. whether make_load_plan's offsets are non-empty.
+LoadPlan make_load_layout(const KernelConfig& c, Operand which);
+bool load_splits_evenly(const LoadPlan& layout, int threads);
+
 // Bytes of one shared-memory stage of an operand's tile (16-byte aligned); c.stages of them.
 int smem_stage_bytes(const KernelConfig& c, Operand which);
 

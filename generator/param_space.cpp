@@ -71,7 +71,7 @@ KernelConfig apply_tuning(KernelConfig base, const Tuning& t) {
   return canonical(base);
 }
 
-std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, const Pruning& p) {
+const char* exclusion_reason(DataType data, const Tuning& t, const Limits& lim, const Pruning& p) {
   KernelConfig c;
   c.data = data;
   c = apply_tuning(c, t);
@@ -83,39 +83,67 @@ std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, cons
       KernelConfig l = c;
       l.op_a = a;
       l.op_b = b;
-      if (std::string why = why_illegal(canonical(l), lim); !why.empty()) return why;
+      if (const char* why = illegal_reason(canonical(l), lim)) return why;
     }
   if (t.kg < 1) return "kg below 1";
   if (t.family != 0 && t.family != 1) return "family must be 0 (SIMT) or 1 (mma)";
   if (t.pad != 0 && t.pad != 1) return "pad must be 0 or 1";
   if (c.threads() < p.min_threads) return "pruned: fewer threads than the minimum";
   if (t.ms * t.ns < p.min_thread_tile) return "pruned: thread tile below the minimum";
-  return {};
+  return nullptr;
+}
+
+std::string why_excluded(DataType data, const Tuning& t, const Limits& lim, const Pruning& p) {
+  const char* why = exclusion_reason(data, t, lim, p);
+  return why ? why : "";
+}
+
+namespace {
+
+void for_each_tile_of(int family, int stages, const std::function<void(const Tuning&)>& fn) {
+  const auto& v = tuning_values();
+  for (int pad : v[9])
+    for (int ml : v[0])
+      for (int nl : v[1])
+        for (int u : v[2])
+          for (int ms : v[3])
+            for (int ns : v[4])
+              for (int vec : v[5]) fn(Tuning{ml, nl, u, ms, ns, vec, 1, family, stages, pad});
+}
+
+}  // namespace
+
+std::vector<SpacePart> space_parts() {
+  std::vector<SpacePart> parts;
+  for (int family : tuning_values()[7])
+    for (int stages : tuning_values()[8]) parts.push_back({family, stages});
+  return parts;
 }
 
 void for_each_tile(const std::function<void(const Tuning&)>& fn) {
-  const auto& v = tuning_values();
-  for (int family : v[7])
-    for (int stages : v[8])
-      for (int pad : v[9])
-        for (int ml : v[0])
-          for (int nl : v[1])
-            for (int u : v[2])
-              for (int ms : v[3])
-                for (int ns : v[4])
-                  for (int vec : v[5]) fn(Tuning{ml, nl, u, ms, ns, vec, 1, family, stages, pad});
+  for (const SpacePart& part : space_parts()) for_each_tile_of(part.family, part.stages, fn);
 }
 
-std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+std::vector<Tuning> enumerate_space_part(DataType data, int family, int stages, const Limits& lim,
+                                         const Pruning& p) {
   std::vector<Tuning> out;
-  for_each_tile([&](const Tuning& tile) {
-    if (!why_excluded(data, tile, lim, p).empty()) return;
+  for_each_tile_of(family, stages, [&](const Tuning& tile) {
+    if (exclusion_reason(data, tile, lim, p)) return;
     for (int kg : tuning_values()[6]) {
       Tuning t = tile;
       t.kg = kg;
       out.push_back(t);
     }
   });
+  return out;
+}
+
+std::vector<Tuning> enumerate_space(DataType data, const Limits& lim, const Pruning& p) {
+  std::vector<Tuning> out;
+  for (const SpacePart& part : space_parts()) {
+    const std::vector<Tuning> some = enumerate_space_part(data, part.family, part.stages, lim, p);
+    out.insert(out.end(), some.begin(), some.end());
+  }
   return out;
 }
 

@@ -47,6 +47,8 @@ struct Pruning {
 
 // Empty when `t` is legal for this type on this device and survives pruning; else why not.
 std::string why_excluded(DataType data, const Tuning& t, const Limits& lim = {}, const Pruning& p = {});
+// The same without allocating: nullptr when not excluded.
+const char* exclusion_reason(DataType data, const Tuning& t, const Limits& lim = {}, const Pruning& p = {});
 
 // Calls fn(t) for every combination of the listed values of every parameter but kg (t.kg = 1),
 // in a fixed order: kg does not change a kernel, so legality is judged once per tile.
@@ -54,6 +56,17 @@ void for_each_tile(const std::function<void(const Tuning&)>& fn);
 
 // Every point that is not excluded, for type `data` (ops do not change legality).
 std::vector<Tuning> enumerate_space(DataType data, const Limits& lim = {}, const Pruning& p = {});
+
+// enumerate_space is the concatenation, in space_parts() order, of its parts (one per family and
+// stage count), which a caller may enumerate on threads of its own: a new type's space is most of
+// the host time of its first call (~25 ms on one core).
+struct SpacePart {
+  int family = 0;
+  int stages = 1;
+};
+std::vector<SpacePart> space_parts();
+std::vector<Tuning> enumerate_space_part(DataType data, int family, int stages, const Limits& lim = {},
+                                         const Pruning& p = {});
 
 // "simt_s_nn_64x64x8_4x4_v4 kg=8"-style name of a configuration.
 std::string tuning_name(const KernelConfig& base, const Tuning& t);

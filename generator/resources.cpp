@@ -36,7 +36,7 @@ Resources predict_wgmma(const KernelConfig& c) {
 
 // Wgmma legality (wgmma_ptx.hpp): f16/bf16 only, whole m64nNk16 instructions, tiles the tensor
 // engine's boxes hold (at most 256 rows), stages that fit the dynamic shared memory.
-std::string why_illegal_wgmma(const KernelConfig& c, const Limits& lim) {
+const char* illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (storage_bytes(c.data) != 2) return "wgmma kernels are for f16 and bf16";
   if (c.vec != 1 || c.store_pad) return "wgmma kernels take vec 1 and no store_pad";
   // 128-byte swizzle atoms: 64 elements of K (K-major operands) or of M/N (M/N-major ones).
@@ -52,7 +52,7 @@ std::string why_illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (r.smem_bytes > lim.max_dynamic_smem) return "shared memory exceeds the dynamic limit";
   if (r.regs_predicted > lim.max_regs_per_thread) return "too many registers per thread";
   if (r.regs_predicted * threads > lim.regs_per_sm) return "block does not fit the register file";
-  return {};
+  return nullptr;
 }
 
 }  // namespace
@@ -97,10 +97,10 @@ Resources predict_resources(const KernelConfig& c, int sm) {
 
 int register_margin(const Resources& r) { return std::max(16, r.regs_predicted / 4); }
 
-std::string why_illegal(const KernelConfig& c, const Limits& lim) {
+const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.ml <= 0 || c.nl <= 0 || c.u <= 0 || c.ms <= 0 || c.ns <= 0) return "non-positive tile size";
   if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
-  if (c.family == Family::Wgmma) return why_illegal_wgmma(c, lim);
+  if (c.family == Family::Wgmma) return illegal_wgmma(c, lim);
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
@@ -119,7 +119,8 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   const int threads = c.threads();
   if (threads % 32 != 0) return "threads per block not a multiple of 32";
   if (threads > lim.max_threads_per_block) return "too many threads per block";
-  if (make_load_plan(c, Operand::A).offsets.empty() || make_load_plan(c, Operand::B).offsets.empty())
+  if (!load_splits_evenly(make_load_layout(c, Operand::A), threads) ||
+      !load_splits_evenly(make_load_layout(c, Operand::B), threads))
     return "tile loads do not split evenly over the threads";
   const Resources r = predict_resources(c);
   // cp.async stages live in dynamic shared memory (dynamic_smem_bytes), the others are static.
@@ -130,7 +131,12 @@ std::string why_illegal(const KernelConfig& c, const Limits& lim) {
   if (r.regs_predicted - register_margin(r) > lim.max_regs_per_thread) return "too many registers per thread";
   if (std::min(r.regs_predicted, lim.max_regs_per_thread) * threads > lim.regs_per_sm)
     return "block does not fit the register file";
-  return {};
+  return nullptr;
+}
+
+std::string why_illegal(const KernelConfig& c, const Limits& lim) {
+  const char* why = illegal_reason(c, lim);
+  return why ? why : "";
 }
 
 }  // namespace ptxblas::gen

@@ -30,5 +30,7 @@ int register_margin(const Resources& r);
 
 // Empty when legal, else one line saying why not.
 std::string why_illegal(const KernelConfig& c, const Limits& lim = {});
+// The same without allocating: nullptr when legal (for checks over the whole tuning space).
+const char* illegal_reason(const KernelConfig& c, const Limits& lim = {});
 
 }  // namespace ptxblas::gen

@@ -77,6 +77,39 @@ inline void block_4x8(const float* __restrict a, std::size_t in, const float* __
   std::memcpy(o + 3 * nout + j0, &acc3, sizeof acc3);
 }
 
+// The same for outputs [j0, j0 + 16): eight independent sums, enough to keep both FMA pipes of
+// a core busy (four leave half their latency exposed). Each output's sum runs in the same order
+// as in block_4x8, so the two give identical results.
+inline void block_4x16(const float* __restrict a, std::size_t in, const float* __restrict wt, std::size_t nout,
+                       const float* __restrict b, std::size_t j0, float* __restrict o) {
+  v8 lo, hi;
+  std::memcpy(&lo, b + j0, sizeof lo);
+  std::memcpy(&hi, b + j0 + 8, sizeof hi);
+  v8 acc0 = lo, acc1 = lo, acc2 = lo, acc3 = lo, acc4 = hi, acc5 = hi, acc6 = hi, acc7 = hi;
+  for (std::size_t i = 0; i < in; ++i) {
+    v8 w0, w1;
+    std::memcpy(&w0, wt + i * nout + j0, sizeof w0);
+    std::memcpy(&w1, wt + i * nout + j0 + 8, sizeof w1);
+    const float x0 = a[i], x1 = a[in + i], x2 = a[2 * in + i], x3 = a[3 * in + i];
+    acc0 += x0 * w0;
+    acc4 += x0 * w1;
+    acc1 += x1 * w0;
+    acc5 += x1 * w1;
+    acc2 += x2 * w0;
+    acc6 += x2 * w1;
+    acc3 += x3 * w0;
+    acc7 += x3 * w1;
+  }
+  std::memcpy(o + j0, &acc0, sizeof acc0);
+  std::memcpy(o + nout + j0, &acc1, sizeof acc1);
+  std::memcpy(o + 2 * nout + j0, &acc2, sizeof acc2);
+  std::memcpy(o + 3 * nout + j0, &acc3, sizeof acc3);
+  std::memcpy(o + j0 + 8, &acc4, sizeof acc4);
+  std::memcpy(o + nout + j0 + 8, &acc5, sizeof acc5);
+  std::memcpy(o + 2 * nout + j0 + 8, &acc6, sizeof acc6);
+  std::memcpy(o + 3 * nout + j0 + 8, &acc7, sizeof acc7);
+}
+
 }  // namespace
 
 // Clones for FMA (which brings 256-bit AVX) and the default, chosen when the library loads: a first pick scores
@@ -104,9 +137,12 @@ __attribute__((target_clones("fma", "default"))) void Mlp::predict(const float* 
       const std::size_t in = static_cast<std::size_t>(l.in), nout = static_cast<std::size_t>(l.out);
       next.resize(nrows * nout);
       const std::size_t rows4 = nout % 8 == 0 ? nrows / 4 * 4 : 0;
-      for (std::size_t r = 0; r < rows4; r += 4)
-        for (std::size_t j0 = 0; j0 < nout; j0 += 8)
-          block_4x8(cur.data() + r * in, in, wt, nout, l.b.data(), j0, next.data() + r * nout);
+      for (std::size_t r = 0; r < rows4; r += 4) {
+        std::size_t j0 = 0;
+        for (; j0 + 16 <= nout; j0 += 16)
+          block_4x16(cur.data() + r * in, in, wt, nout, l.b.data(), j0, next.data() + r * nout);
+        if (j0 < nout) block_4x8(cur.data() + r * in, in, wt, nout, l.b.data(), j0, next.data() + r * nout);
+      }
       for (std::size_t r = rows4; r < nrows; ++r) {  // what the blocks leave (and layers not 8 wide)
         const float* a = cur.data() + r * in;
         float* o = next.data() + r * nout;

@@ -1,6 +1,9 @@
 #include "picker.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
 #include <numeric>
 #include <mutex>
 #include <system_error>
@@ -12,30 +15,45 @@ namespace {
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kMaxGridY = 65535;
 
-// A first pick scores up to ~70k candidates: ~20-45 ms on one core of the H100 machine's host,
-// so rows are split over a few short-lived threads (a first pick is rare; a thread costs ~50 us).
-void predict_parallel(const Mlp& mlp, const float* x, std::size_t rows, std::size_t features, float* out) {
-  constexpr std::size_t kRowsPerThread = 8192;
+// job(0) .. job(jobs - 1) on up to 8 short-lived threads (this one included): a first pick is
+// rare and its work large (a type's space, ~25 ms on one core; scoring up to ~120k candidates),
+// a thread costs ~50 us. Without threads to be had, whatever is left runs here. The first
+// exception a job throws (bad_alloc) stops the others and is rethrown here once all are joined,
+// so the caller's handler sees it as if the work had run on its own thread.
+void run_jobs(std::size_t jobs, const std::function<void(std::size_t)>& job) {
   const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>({hw, 8, (rows + kRowsPerThread - 1) / kRowsPerThread});
-  if (threads <= 1) {
-    mlp.predict(x, static_cast<int>(rows), out);
-    return;
-  }
-  const std::size_t per = (rows + threads - 1) / threads;
+  const std::size_t threads = std::min<std::size_t>({hw, 8, jobs});
+  std::atomic<std::size_t> next{0};
+  std::mutex failed_mutex;
+  std::exception_ptr failed;
+  auto worker = [&] {
+    for (std::size_t j = next++; j < jobs; j = next++) {
+      try {
+        job(j);
+      } catch (...) {
+        std::lock_guard lock(failed_mutex);
+        if (!failed) failed = std::current_exception();
+        next = jobs;
+      }
+    }
+  };
   std::vector<std::thread> pool;
   try {
-    for (std::size_t t = 1; t < threads; ++t) {
-      const std::size_t begin = t * per, n = std::min(rows, begin + per) - begin;
-      pool.emplace_back([&, begin, n] { mlp.predict(x + begin * features, static_cast<int>(n), out + begin); });
-    }
-  } catch (const std::system_error&) {  // no threads to be had: all of it here
-    for (std::thread& th : pool) th.join();
-    mlp.predict(x, static_cast<int>(rows), out);
-    return;
+    pool.reserve(threads);
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  } catch (...) {  // fewer threads (or none) to be had
   }
-  mlp.predict(x, static_cast<int>(std::min(per, rows)), out);
+  worker();
   for (std::thread& th : pool) th.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
+void predict_parallel(const Mlp& mlp, const float* x, std::size_t rows, std::size_t features, float* out) {
+  constexpr std::size_t kRowsPerJob = 8192;
+  run_jobs((rows + kRowsPerJob - 1) / kRowsPerJob, [&](std::size_t j) {
+    const std::size_t begin = j * kRowsPerJob, n = std::min(rows, begin + kRowsPerJob) - begin;
+    mlp.predict(x + begin * features, static_cast<int>(n), out + begin);
+  });
 }
 
 }  // namespace
@@ -61,20 +79,35 @@ const Picker::Space& Picker::space_entry(gen::DataType t) {
     std::shared_lock lock(mutex_);
     if (auto it = spaces_.find(t); it != spaces_.end()) return it->second;
   }
-  Space s;
-  s.tunings = gen::enumerate_space(t, limits_);
   // Stages the model never measured would be extrapolation (a model of register-staged rows
   // scored cp.async stages as if they were a third register stage).
-  std::erase_if(s.tunings, [&](const gen::Tuning& x) { return x.stages > model_.max_stages; });
+  std::vector<gen::SpacePart> parts = gen::space_parts();
+  std::erase_if(parts, [&](const gen::SpacePart& x) { return x.stages > model_.max_stages; });
+  // Each part enumerated and its features computed on a thread, then joined in order (the same
+  // space, in the same order, as gen::enumerate_space).
   constexpr int kT = gen::kTuningParams;
-  s.features.resize(s.tunings.size() * kT);
-  for (std::size_t i = 0; i < s.tunings.size(); ++i) {
-    float* row = s.features.data() + i * kT;
-    write_tuning_features(s.tunings[i], row);
-    for (int j = 0; j < kT; ++j) {
-      const std::size_t f = static_cast<std::size_t>(kProblemFeatures + j);
-      row[j] = (row[j] - model_.mean[f]) / model_.stddev[f];
+  std::vector<Space> pieces(parts.size());
+  run_jobs(parts.size(), [&](std::size_t i) {
+    Space& s = pieces[i];
+    s.tunings = gen::enumerate_space_part(t, parts[i].family, parts[i].stages, limits_);
+    s.features.resize(s.tunings.size() * kT);
+    for (std::size_t r = 0; r < s.tunings.size(); ++r) {
+      float* row = s.features.data() + r * kT;
+      write_tuning_features(s.tunings[r], row);
+      for (int j = 0; j < kT; ++j) {
+        const std::size_t f = static_cast<std::size_t>(kProblemFeatures + j);
+        row[j] = (row[j] - model_.mean[f]) / model_.stddev[f];
+      }
     }
+  });
+  Space s;
+  std::size_t points = 0;
+  for (const Space& piece : pieces) points += piece.tunings.size();
+  s.tunings.reserve(points);
+  s.features.reserve(points * kT);
+  for (const Space& piece : pieces) {
+    s.tunings.insert(s.tunings.end(), piece.tunings.begin(), piece.tunings.end());
+    s.features.insert(s.features.end(), piece.features.begin(), piece.features.end());
   }
   std::unique_lock lock(mutex_);
   return spaces_.try_emplace(t, std::move(s)).first->second;

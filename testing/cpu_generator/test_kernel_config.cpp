@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "kernel_config.hpp"
 #include "load_plan.hpp"
+#include "param_space.hpp"
+#include "resources.hpp"
 #include "simt_gemm_ptx.hpp"
 
 using namespace ptxblas::gen;
@@ -43,6 +48,51 @@ TEST(LoadPlan, EveryTileElementIsLoadedExactlyOnce) {
       for (int h : hits) EXPECT_EQ(h, 1);
     }
   }
+}
+
+// The legality checks' allocation-free shortcuts say what the full plan and the string API say,
+// for every tile of the tuning space in every layout (C32: SIMT and mma both legal somewhere),
+// and every 16th legal configuration's plans load each element of their tiles exactly once.
+TEST(LoadPlan, ShortcutsAgreeWithTheFullPlan) {
+  int legal = 0;
+  auto covers_once = [](const KernelConfig& c, const LoadPlan& p) {
+    std::vector<int> hits(static_cast<std::size_t>(p.fast_extent * p.slow_extent), 0);
+    for (int tid = 0; tid < c.threads(); ++tid) {
+      const int bf = p.tid_wraps ? tid % p.fast_extent : tid, bs = p.tid_wraps ? tid / p.fast_extent : 0;
+      for (auto [of, os] : p.offsets) {
+        const int f = bf + of, s = bs + os;
+        if (f >= p.fast_extent || s >= p.slow_extent) return false;
+        ++hits[static_cast<std::size_t>(s * p.fast_extent + f)];
+      }
+    }
+    return std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; });
+  };
+  for_each_tile([&](const Tuning& tile) {
+    KernelConfig base;
+    base.data = DataType::C32;
+    base = apply_tuning(base, tile);
+    for (Op a : {Op::N, Op::T})
+      for (Op b : {Op::N, Op::T}) {
+        KernelConfig c = base;
+        c.op_a = a;
+        c.op_b = b;
+        c = canonical(c);
+        for (Operand which : {Operand::A, Operand::B}) {
+          const LoadPlan full = make_load_plan(c, which), layout = make_load_layout(c, which);
+          ASSERT_EQ(load_splits_evenly(layout, c.threads()), !full.offsets.empty()) << kernel_name(c);
+          ASSERT_EQ(layout.smem_stride, full.smem_stride);
+          ASSERT_EQ(layout.smem_rows, full.smem_rows);
+        }
+        const char* why = illegal_reason(c);
+        ASSERT_EQ(why_illegal(c), why ? why : "");
+        if (why == nullptr && legal++ % 16 == 0)
+          for (Operand which : {Operand::A, Operand::B})
+            ASSERT_TRUE(covers_once(c, make_load_plan(c, which))) << kernel_name(c);
+      }
+    const char* excluded = exclusion_reason(DataType::C32, tile);
+    ASSERT_EQ(why_excluded(DataType::C32, tile), excluded ? excluded : "");
+  });
+  EXPECT_GT(legal, 1000);
 }
 
 TEST(Generator, IsAPureFunction) {

@@ -121,6 +121,21 @@ TEST(Picker, OffersOnlyTheStagesItMeasured) {
   EXPECT_GT(newer.space(gen::DataType::F64).size(), older.space(gen::DataType::F64).size());
 }
 
+// The picker builds a type's space part by part on threads: the same points, in the same order
+// (ties between equal scores go to the first), as the generator's serial enumeration.
+TEST(Picker, SpaceIsTheGeneratorsInOrder) {
+  model::Model m = trained();
+  m.max_stages = 3;
+  model::Picker picker(std::move(m));
+  for (gen::DataType t : {gen::DataType::F32, gen::DataType::C64, gen::DataType::F16}) {
+    std::vector<gen::Tuning> want = gen::enumerate_space(t);
+    std::erase_if(want, [](const gen::Tuning& x) { return x.stages > 3; });
+    const std::vector<gen::Tuning>& got = picker.space(t);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin()));
+  }
+}
+
 TEST(Picker, CoversOnlyWhatItWasTrainedOn) {
   model::Model m = trained();
   m.max_flops = 2.0 * 1024 * 1024 * 1024;
