@@ -7,7 +7,8 @@
 #
 # Alternating A and B, ROUNDS (3) times each:
 #   - the level-3 suite (ptxblas-bench-blas3 over testing/bench/suite_blas3.txt, or $AB_BLAS3_SUITE);
-#   - with AB_GEMM=1, the GEMM suite without the oracle (ptxblas-bench; $AB_GEMM_FILTER narrows it).
+#   - with AB_GEMM=1, the GEMM suite without the oracle (ptxblas-bench over $AB_GEMM_SUITE, default
+#     testing/bench/suite_public.txt; $AB_GEMM_FILTER narrows it).
 # Then first-call latency (ptxblas-bench-latency), each library with its own empty
 # CUDA_CACHE_PATH, run twice: cold, then warm JIT cache.
 # Logs and CSVs go to $OUT/ab-results.tgz (or build/ab-logs without $OUT); ends with a summary:
@@ -33,7 +34,7 @@ for ((r = 1; r <= ROUNDS; ++r)); do
       --library "$lib" --csv "$logs/blas3-$side-$r.csv" >"$logs/blas3-$side-$r.log" 2>&1 ||
       echo "level-3 benchmark $side round $r: exit status $?"
     if [ "${AB_GEMM:-0}" = 1 ]; then
-      gemm_args=(--library "$lib" --csv "$logs/gemm-$side-$r.csv")
+      gemm_args=(--suite "${AB_GEMM_SUITE:-testing/bench/suite_public.txt}" --library "$lib" --csv "$logs/gemm-$side-$r.csv")
       [ -n "${AB_GEMM_FILTER:-}" ] && gemm_args+=(--filter "$AB_GEMM_FILTER")
       timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
         echo "GEMM benchmark $side round $r: exit status $?"
