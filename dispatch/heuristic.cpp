@@ -98,13 +98,16 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
     }
   }
   const std::int64_t blocks = blocks_of(pick);
-  // SIMT tiles so large that an SM holds at most two, already giving (nearly) every SM one: slices
-  // only up to the slots of one wave, each at least kMinSliceFullWave deep; more waves or shallow
-  // slices cost more than they fill (S on 128x128 blocks, perf notes §33: 512x4096x512 unsplit
-  // 31.5-32.7 TFLOP/s, in 2 slices 27.1; 1024x4096x1024 unsplit 43.0, in 2 slices 33.8;
-  // 512x4096x4096 in 2 slices 40.1, in 4 39.3; 2048^3 unsplit 44.4, in 2 slices 38.6).
+  // SIMT tiles so large that an SM holds at most two, whose blocks already come in (nearly) whole
+  // rounds of one per SM: slices only up to the slots of one wave, each at least
+  // kMinSliceFullWave deep; more waves or shallow slices cost more than they fill (S on 128x128
+  // blocks, perf notes §33: 512x4096x512 unsplit 31.4 TFLOP/s, in 2 slices 27.2; 1024x4096x1024
+  // unsplit 43.2, in 2 slices 34.2; 512x4096x4096 in 2 slices 40.0, in 4 39.3; 2048^3 unsplit 44.0,
+  // in 2 slices 38.3). Not where a round is part-empty: 1536^3's 144 blocks ran unsplit at 24.5,
+  // in 3 slices at 29.9.
   std::int64_t slices = most_slices;
-  if (simt && !deep && blocks * 16 >= sms * 15) {
+  const std::int64_t rounds = ceil_div(blocks, sms);
+  if (simt && !deep && blocks * 16 >= rounds * sms * 15) {
     const std::int64_t resident = resident_per_sm(data, scalar_f16, pick);
     if (resident <= 2) {
       want = std::min(want, sms * resident);
