@@ -37,7 +37,7 @@ ORACLE_MS=${ORACLE_MS:-1000}  # oracle search budget per shape (ptxblas-bench --
 BENCH_SUITE=${BENCH_SUITE:-testing/bench/suite_public.txt}
 mkdir -p "$LOGDIR" "$REPORTS" || exit 2
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 # ---- build, only when the carried build lacks what this script runs
 needed=(libptxblas.so ptxblas-bench ptxblas_gpu_tests)
