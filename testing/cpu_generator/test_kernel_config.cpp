@@ -85,9 +85,10 @@ TEST(LoadPlan, ShortcutsAgreeWithTheFullPlan) {
         }
         const char* why = illegal_reason(c);
         ASSERT_EQ(why_illegal(c), why ? why : "");
-        if (why == nullptr && legal++ % 16 == 0)
+        if (why == nullptr && legal++ % 16 == 0) {
           for (Operand which : {Operand::A, Operand::B})
             ASSERT_TRUE(covers_once(c, make_load_plan(c, which))) << kernel_name(c);
+        }
       }
     const char* excluded = exclusion_reason(DataType::C32, tile);
     ASSERT_EQ(why_excluded(DataType::C32, tile), excluded ? excluded : "");
