@@ -3,7 +3,7 @@
 // deep reductions onto a small C take a large tile and more slices instead. Two refinements fit
 // to every oracle candidate's time on the public suite (docs/perf-notes.md §14): SIMT types take
 // a larger tile that K can fill the SMs with, and mma types do not split a full wave of big
-// blocks.
+// blocks; nor do SIMT types split their largest tiles past one wave, or into shallow slices (§33).
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +15,7 @@ namespace ptxblas::dispatch {
 namespace {
 
 constexpr std::int64_t kMinSliceK = 128;  // no slice shallower than this
+constexpr std::int64_t kMinSliceFullWave = 768;  // nor than this where the tiles fill the SMs alone
 constexpr int kMaxSlices = 256;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 
@@ -97,8 +98,24 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
     }
   }
   const std::int64_t blocks = blocks_of(pick);
+  // SIMT tiles so large that an SM holds at most two, whose blocks already come in (nearly) whole
+  // rounds of one per SM: slices only up to the slots of one wave, each at least
+  // kMinSliceFullWave deep; more waves or shallow slices cost more than they fill (S on 128x128
+  // blocks, perf notes §33: 512x4096x512 unsplit 31.4 TFLOP/s, in 2 slices 27.2; 1024x4096x1024
+  // unsplit 43.2, in 2 slices 34.2; 512x4096x4096 in 2 slices 40.0, in 4 39.3; 2048^3 unsplit 44.0,
+  // in 2 slices 38.3). Not where a round is part-empty: 1536^3's 144 blocks ran unsplit at 24.5,
+  // in 3 slices at 29.9.
+  std::int64_t slices = most_slices;
+  const std::int64_t rounds = ceil_div(blocks, sms);
+  if (simt && !deep && blocks * 16 >= rounds * sms * 15) {
+    const std::int64_t resident = resident_per_sm(data, scalar_f16, pick);
+    if (resident <= 2) {
+      want = std::min(want, sms * resident);
+      slices = std::min(slices, k / kMinSliceFullWave);
+    }
+  }
   std::int64_t kg = 1;
-  if (blocks > 0 && k > 0) kg = std::min(ceil_div(want, blocks), most_slices);
+  if (blocks > 0 && k > 0) kg = std::min(ceil_div(want, blocks), slices);
   // Whole waves: a split that leaves a last wave nearly empty costs almost a wave (Z 256x256x60000:
   // 9 slices of 32 blocks = 288, one wave of 264 plus 24, 28 TFLOP/s; 8 slices 44). Round the
   // slices down to the waves the blocks fill (at least one).

@@ -83,6 +83,30 @@ TEST(Heuristic, MmaDoesNotSplitAFullWaveOfBigBlocks) {
   EXPECT_GT(plan(gen::DataType::F64, 1024, 1024, 8192).kg, 1);
 }
 
+TEST(Heuristic, SimtSplitsItsLargestTilesOnlyToFillOneWave) {
+  // 128x128 S blocks, two per SM (perf notes §33): 512 x 4096 gives 128 of them; K splits to fill
+  // the 264 slots once, in slices of at least 768, never into a second wave.
+  auto nn = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return plan_gemm(gen::DataType::F32, false, gen::Op::N, gen::Op::N, m, n, k, kSms);
+  };
+  for (std::int64_t k : {512, 1024}) {
+    const Plan p = nn(512, 4096, k);
+    EXPECT_EQ(p.config.ml * p.config.nl, 128 * 128) << k;
+    EXPECT_EQ(p.kg, 1) << k;
+  }
+  for (std::int64_t k : {1536, 4096}) {
+    const Plan p = nn(512, 4096, k);
+    EXPECT_EQ(p.config.ml * p.config.nl, 128 * 128) << k;
+    EXPECT_EQ(p.kg, 2) << k;
+  }
+  EXPECT_EQ(nn(1024, 4096, 1024).kg, 1);  // 256 blocks: one wave already
+  EXPECT_EQ(plan(gen::DataType::F32, 2048, 2048, 2048).kg, 1);
+  // Not where the blocks leave a round of one per SM part-empty: 1024^3's 64 blocks keep their 4
+  // slices (test above), 1536^3's 144 their 3 (unsplit ran 18% slower).
+  EXPECT_EQ(plan(gen::DataType::F32, 1024, 1024, 1024).kg, 4);
+  EXPECT_EQ(plan(gen::DataType::F32, 1536, 1536, 1536).kg, 3);
+}
+
 TEST(Heuristic, SlicesFillWholeWaves) {
   // Z 256 x 256 x 60000: 32 blocks of 64x32; 9 slices would be one wave and 24 blocks.
   const Plan z = plan(gen::DataType::C64, 256, 256, 60000);
