@@ -33,6 +33,10 @@ struct GemmCall {
   // gen::kFillWhole, or (m == n) only C's lower or upper triangle exists (kernel_abi.hpp; SYRK-type
   // output): the other triangle is neither read nor written, and its blocks do no work.
   int fill = gen::kFillWhole;
+  // gen::kBandNone, or op(A) / op(B) is triangular with explicit zeros in its other triangle
+  // (kernel_abi.hpp kBand*; TRMM): the kernel sums each block's K range only where it meets the
+  // triangle. Not for wgmma plans (wgmma_fits refuses it).
+  int band = gen::kBandNone;
 };
 
 struct Outcome {

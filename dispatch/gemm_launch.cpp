@@ -193,11 +193,13 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     plan.kchunk = call.k;
   }
   if (plan.config.family == gen::Family::Wgmma && !wgmma_fits(call, dev)) {
-    out.detail = "wgmma needs sm_90 and A, B 16-byte aligned with leading dimensions a multiple of 8";
+    out.detail = "wgmma needs sm_90, a plain call (no triangular output or operand), and A, B 16-byte aligned "
+                 "with leading dimensions a multiple of 8";
     return out;
   }
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
+  plan.config.band = call.band;
   CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!fn) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);

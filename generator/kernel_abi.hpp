@@ -16,7 +16,8 @@
 //                         kFillLower only (i, j) with i - j >= fill_diag, with kFillUpper only
 //                         i - j <= fill_diag are read or written; blocks whose tile holds none
 //                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag
-//                         become 0.
+//                         become 0. Kernels generated with KernelConfig::band (kBand* below)
+//                         read fill_diag as the column of C (and of op(B)) their column 0 is.
 //   Wgmma kernels only (kWgmmaParamCount), after these:
 //   .b8[128] tmap_a, tmap_b   CUtensorMaps (cuTensorMapEncodeTiled) of A and B as stored, f16 or
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
@@ -41,4 +42,13 @@ inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;
 inline constexpr int kFillUpper = 2;
 inline constexpr int kFillHermitian = 4;  // or-ed with kFillLower / kFillUpper
+// KernelConfig::band: op(A) (M x K) or op(B) (K x N) is triangular, its other triangle explicit
+// zeros (TRMM's materialised triangle), so a block sums only the part of K that meets its rows of
+// op(A) or columns of op(B), widened to whole K-steps: block rows [m0, m0 + ML), columns
+// [n0, n0 + NL) (n0 counted from fill_diag), then
+inline constexpr int kBandNone = 0;
+inline constexpr int kBandALower = 1;  // op(A)(i, k) = 0 for k > i: K below m0 + ML
+inline constexpr int kBandAUpper = 2;  // op(A)(i, k) = 0 for k < i: K from m0
+inline constexpr int kBandBLower = 3;  // op(B)(k, j) = 0 for k < j: K from n0
+inline constexpr int kBandBUpper = 4;  // op(B)(k, j) = 0 for k > j: K below n0 + NL
 }  // namespace ptxblas::gen

@@ -88,6 +88,8 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.store_pad) s += "_p";
   if (c.stages > 1) s += "_s" + std::to_string(c.stages);
   if (c.fill) s += "_tri";
+  static const char* const kBandSuffix[] = {"", "_band_al", "_band_au", "_band_bl", "_band_bu"};  // kBand*
+  if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];
   return s;
 }
 

@@ -43,6 +43,9 @@ struct KernelConfig {
   // asks for, so that plain GEMM kernels carry none of it (its code cost the S 128x128 TT kernel
   // 7 registers and half its occupancy).
   bool fill = false;
+  // Triangular operand (TRMM): kBand* (kernel_abi.hpp); the kernel narrows each block's K range to
+  // where the triangle is not zero. Like fill, a variant the launcher asks for.
+  int band = 0;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

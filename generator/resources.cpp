@@ -100,7 +100,9 @@ int register_margin(const Resources& r) { return std::max(16, r.regs_predicted /
 const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.ml <= 0 || c.nl <= 0 || c.u <= 0 || c.ms <= 0 || c.ns <= 0) return "non-positive tile size";
   if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
-  if (c.family == Family::Wgmma) return illegal_wgmma(c, lim);
+  if (c.band < 0 || c.band > 4) return "unknown band";
+  if (c.band && c.fill) return "a kernel is either triangular in its output (fill) or in an operand (band)";
+  if (c.family == Family::Wgmma) return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";

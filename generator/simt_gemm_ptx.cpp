@@ -1,5 +1,6 @@
 #include "simt_gemm_ptx.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -7,10 +8,18 @@
 #include "load_plan.hpp"
 #include "ptx_types.hpp"
 #include "ptx_writer.hpp"
+#include "tile_catalog.hpp"
 #include "wgmma_ptx.hpp"
 
 namespace ptxblas::gen {
 namespace {
+
+// Whether c's tile is one of its type's catalogued tiles (tile_catalog.hpp).
+bool catalogued(const KernelConfig& c) {
+  for (const Tile& t : tile_catalog(c.data))
+    if (with_tile(c, t) == c) return true;
+  return false;
+}
 
 std::string num(long long v) { return std::to_string(v); }
 
@@ -29,6 +38,7 @@ class Emitter {
     read_params();
     thread_indices();
     if (c_.fill) skip_tile_outside_fill();
+    if (c_.band) narrow_k_to_band();
     read_scalar("alpha", alpha_);
     skip_when_no_product();
     if (wgmma_) {
@@ -62,6 +72,16 @@ class Emitter {
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
     if (mma_ || wgmma_) s += ".minnctapersm 1\n";
+    // A SIMT band kernel's set-up can cost ptxas a register or two over the plain kernel, which
+    // took the S 128x128 tile from two blocks per SM to one (130 registers against 128): a
+    // catalogued tile (what the heuristic runs) whose predicted registers give two blocks per SM
+    // is held to two (128 registers, no spills for any of them). Not other tiles: their predictions
+    // run low, and holding them spilled (C 128x64x4, D 128x64x4 SIMT: 16-32 bytes).
+    if (c_.band && !mma_ && !wgmma_ && catalogued(c_)) {
+      const int warps = (r.threads + 31) / 32;
+      const int regs_per_warp = (std::clamp(r.regs_predicted, 1, 255) * 32 + 255) / 256 * 256;
+      if (std::min(65536 / (regs_per_warp * warps), 2048 / r.threads) == 2) s += ".minnctapersm 2\n";
+    }
     s += "{\n";
     if (!wgmma_ && !async_copy(c_)) {
       const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
@@ -257,6 +277,7 @@ class Emitter {
     ins("mov.u32 " + r("u32", "thr") + ", %tid.x");
     ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
     ins("mov.u32 " + r("u32", "by") + ", %ctaid.y");
+    if (c_.band) order_band_blocks();
     ins("mul.lo.s32 " + r("s32", "m0") + ", %bx, " + num(c_.ml));
     ins("mul.lo.s32 " + r("s32", "n0") + ", %by, " + num(c_.nl));
     if (wgmma_) return emit_wgmma_thread_indices(w_, c_);
@@ -369,6 +390,64 @@ class Emitter {
     ins("setp.lt.s32 " + out + ", " + dmax + ", %flo");
     ins("setp.gt.or.s32 " + out + ", " + dmin + ", %fhi, " + out);
     ins("@" + out + " ret");
+  }
+
+  // Band kernels take their tile from the block's launch order, longest K range first: a long
+  // block started last would run alone at the end. A bands: all column tiles of one row tile before
+  // the next, from the row tile whose rows of op(A) reach furthest along K (the last for kBandALower,
+  // the first for kBandAUpper); B bands: the column tiles in that order (launch order is row tiles
+  // fastest already).
+  void order_band_blocks() {
+    if (c_.band == kBandBLower) return;
+    const std::string gx = r("u32", "grid_x"), gy = r("u32", "grid_y");
+    ins("mov.u32 " + gx + ", %nctaid.x");
+    ins("mov.u32 " + gy + ", %nctaid.y");
+    if (c_.band == kBandBUpper) {
+      ins("sub.u32 %by, " + gy + ", %by");
+      ins("sub.u32 %by, %by, 1");
+      return;
+    }
+    const std::string lin = r("u32", "block_lin");
+    ins("mad.lo.u32 " + lin + ", %by, " + gx + ", %bx");
+    ins("div.u32 %bx, " + lin + ", " + gy);
+    ins("rem.u32 %by, " + lin + ", " + gy);
+    if (c_.band == kBandALower) {
+      ins("sub.u32 %bx, " + gx + ", %bx");
+      ins("sub.u32 %bx, %bx, 1");
+    }
+  }
+
+  // A triangular operand (kernel_abi.hpp kBand*): the block's K range [%kstart, %kstart + %keff)
+  // shrinks to the part that meets its rows of op(A) or columns of op(B) where the triangle is not
+  // zero, widened to whole K-steps like a split-K slice (the extra terms are the triangle's exact
+  // zeros). An empty range (%keff <= 0, a split-K slice) takes skip_when_no_product()'s path: the
+  // block writes zeros (or beta C alone).
+  void narrow_k_to_band() {
+    const bool by_cols = c_.band == kBandBLower || c_.band == kBandBUpper;
+    const bool from_edge = c_.band == kBandAUpper || c_.band == kBandBLower;
+    const std::string edge = r("s32", "band_edge"), kend = r("s32", "band_kend");
+    if (by_cols) {  // this launch's column 0 is C's column fill_diag (column chunks)
+      ins("ld.param.s32 " + edge + ", [p_fill_diag]");
+      ins("add.s32 " + edge + ", " + edge + ", %n0");
+    } else {
+      ins("mov.s32 " + edge + ", %m0");
+    }
+    ins("add.s32 " + kend + ", %kstart, %keff");
+    // edge (>= 0) rounded down to a K-step
+    auto round_down = [&] {
+      if ((c_.u & (c_.u - 1)) == 0) return ins("and.b32 " + edge + ", " + edge + ", " + num(-c_.u));
+      ins("div.s32 " + edge + ", " + edge + ", " + num(c_.u));
+      ins("mul.lo.s32 " + edge + ", " + edge + ", " + num(c_.u));
+    };
+    if (from_edge) {  // K from the block's first row / column, rounded down to a K-step
+      round_down();
+      ins("max.s32 %kstart, %kstart, " + edge);
+    } else {  // K up to the block's last row / column, rounded up to a K-step
+      ins("add.s32 " + edge + ", " + edge + ", " + num((by_cols ? c_.nl : c_.ml) + c_.u - 1));
+      round_down();
+      ins("min.s32 " + kend + ", " + kend + ", " + edge);
+    }
+    ins("sub.s32 %keff, " + kend + ", %kstart");
   }
 
   // alpha == 0 or k == 0: no product term at all (A and B are not read, as in reference BLAS),

@@ -60,6 +60,14 @@ class CpuEngine final : public Engine {
     multiply(ta, tb, m, n, k, alpha, a, b, beta, c, [](std::int64_t, std::int64_t) { return true; }, false);
   }
 
+  // Exactly the terms the triangle allows (tighter than the GPU's whole K-steps per block), so a
+  // wrong band makes the adaptor tests fail here too.
+  void gemm_band(int band, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+                 MatView b, Scalar beta, MatView c) override {
+    if (band < gen::kBandALower || band > gen::kBandBUpper) throw std::invalid_argument("CPU engine: unknown band");
+    multiply(ta, tb, m, n, k, alpha, a, b, beta, c, [](std::int64_t, std::int64_t) { return true; }, false, band);
+  }
+
   void gemm_triangle(Uplo uplo, bool hermitian, Op ta, Op tb, std::int64_t n, std::int64_t k, Scalar alpha,
                      MatView a, MatView b, Scalar beta, MatView c) override {
     multiply(
@@ -152,15 +160,21 @@ class CpuEngine final : public Engine {
   // C(i, j) = alpha op(A) op(B) + beta C(i, j) where keep(i, j); hermitian: real diagonal.
   template <class Keep>
   void multiply(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
-                Scalar beta, MatView c, Keep keep, bool hermitian) {
+                Scalar beta, MatView c, Keep keep, bool hermitian, int band = gen::kBandNone) {
     const T al = from<T>(alpha), be = from<T>(beta);
     const bool product = !alpha.is_zero() && k > 0;
     for (std::int64_t j = 0; j < n; ++j)
       for (std::int64_t i = 0; i < m; ++i) {
         if (!keep(i, j)) continue;
+        // The K range where the band's triangle is not zero (all of K without a band).
+        std::int64_t lo = 0, hi = k;
+        if (band == gen::kBandALower) hi = std::min(k, i + 1);
+        if (band == gen::kBandAUpper) lo = i;
+        if (band == gen::kBandBLower) lo = j;
+        if (band == gen::kBandBUpper) hi = std::min(k, j + 1);
         T sum{};
         if (product)
-          for (std::int64_t l = 0; l < k; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
+          for (std::int64_t l = lo; l < hi; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
         T& out = at(c, i, j);
         const T added = product ? al * sum : T{};
         out = beta.is_zero() ? added : added + be * out;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel_abi.hpp"
 #include "kernel_config.hpp"
 
 namespace ptxblas::blas3 {
@@ -51,6 +52,16 @@ class Engine {
   // C = alpha op(A) op(B) + beta C; beta == 0: C is not read; alpha == 0 or k == 0: A and B are not.
   virtual void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
                     MatView b, Scalar beta, MatView c) = 0;
+
+  // gemm where op(A) (band gen::kBandALower / kBandAUpper) or op(B) (kBandBLower / kBandBUpper) is
+  // triangular and holds explicit zeros in its other triangle (a materialised triangle): the
+  // engine may leave out the products with those zeros (the GPU's kernels narrow each block's K
+  // range to whole K-steps around the triangle, about half a GEMM's work for a square triangle;
+  // the CPU engine keeps exactly the triangle's terms). The result is gemm's for finite operands;
+  // an Inf or NaN in the other operand reaches the elements whose kept terms pair it with a zero
+  // (on the GPU within a diagonal tile, as the 8 panels did within a diagonal panel).
+  virtual void gemm_band(int band, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha,
+                         MatView a, MatView b, Scalar beta, MatView c) = 0;
 
   // The `uplo` triangle of C (n x n) = that of alpha op(A) op(B) + beta C, op(A) n x k, with gemm's
   // rules for zero scalars; the other triangle of C is never read or written (SYRK-type output).

@@ -44,6 +44,13 @@ class GpuEngine final : public blas3::Engine {
     run(ta, tb, m, n, k, alpha, a, b, beta, c, gen::kFillWhole);
   }
 
+  // One launch whose blocks each sum only the K range their rows of op(A) / columns of op(B) meet
+  // (kernel_abi.hpp kBand*).
+  void gemm_band(int band, gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha,
+                 MatView a, MatView b, Scalar beta, MatView c) override {
+    run(ta, tb, m, n, k, alpha, a, b, beta, c, gen::kFillWhole, band);
+  }
+
   // One launch: the kernel's blocks outside the triangle return at once (kernel_abi.hpp fill).
   void gemm_triangle(Uplo uplo, bool hermitian, gen::Op ta, gen::Op tb, std::int64_t n, std::int64_t k,
                      Scalar alpha, MatView a, MatView b, Scalar beta, MatView c) override {
@@ -114,9 +121,9 @@ class GpuEngine final : public blas3::Engine {
 
 
  private:
-  // One GEMM step through the dispatcher; fill as in GemmCall.
+  // One GEMM step through the dispatcher; fill and band as in GemmCall.
   void run(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
-           MatView b, Scalar beta, MatView c, int fill) {
+           MatView b, Scalar beta, MatView c, int fill, int band = gen::kBandNone) {
     if (m == 0 || n == 0) return;
     GemmCall call;
     call.data = t_;
@@ -137,6 +144,7 @@ class GpuEngine final : public blas3::Engine {
     call.beta[1] = beta.im;
     call.stream = stream_;
     call.fill = fill;
+    call.band = band;
     const Outcome o = run_gemm(call);
     if (!o.served) {
       if (o.failed) note_write(c);  // part of C was written before the failure

@@ -1,8 +1,9 @@
 // TRMM (cuBLAS's out-of-place form). When C and B overlap, B is copied first (S): GEMM cannot run
 // in place. Then, when the triangle fits blk.triangle_bytes, it is materialised whole (explicit
-// zeros, unit diagonal) in scratch and C is computed in panels of rows (Left) or columns (Right),
-// one GEMM each over only the part of K where op(A) is not zero: with 8 panels that is 9/16 of a
-// full GEMM's work, in launches large enough to fill the GPU. Else the triangle is split
+// zeros, unit diagonal) in scratch and C is one banded GEMM (Engine::gemm_band): each block of C
+// sums only the part of K where its rows (Left) or columns (Right) of op(A) are not zero, about
+// half a full GEMM's work in one launch (perf notes §34; 8 panels of rows or columns, one GEMM
+// each, did 9/16 of it in launches of one wave or less). Else the triangle is split
 // recursively in halves (whole leaves of nb): for op(A) lower, [C1; C2] = [L11 S1; L21 S1 + L22 S2]:
 // each diagonal leaf materialised and multiplied by one GEMM, each off-diagonal block one large
 // GEMM (upper and Right side alike).
@@ -51,26 +52,16 @@ struct Trmm {
       e.gemm(Op::N, transa, m, d, d, alpha, sub(s, 0, i, t), tri, Scalar{}, sub(c, 0, i, t));
   }
 
-  // tri holds the whole materialised triangle (dim x dim); panels of h rows / columns of C.
-  void panels(std::int64_t h) {
+  // tri holds the whole materialised triangle (dim x dim): C = alpha op(tri) S or alpha S op(tri).
+  void banded() {
     const std::int64_t dim = side == Side::Left ? m : n;
     e.triangle(uplo, diag, dim, a, tri);
-    for (std::int64_t p0 = 0; p0 < dim; p0 += h) {
-      const std::int64_t p1 = std::min(dim, p0 + h), w = p1 - p0;
-      if (side == Side::Left) {
-        if (lower())  // rows [p0, p1) sum over l < p1
-          e.gemm(transa, Op::N, w, n, p1, alpha, op_block(tri, p0, 0), s, Scalar{}, sub(c, p0, 0, t));
-        else  // over l >= p0
-          e.gemm(transa, Op::N, w, n, dim - p0, alpha, op_block(tri, p0, p0), sub(s, p0, 0, t), Scalar{},
-                 sub(c, p0, 0, t));
-      } else {
-        if (lower())  // columns [p0, p1) sum over l >= p0
-          e.gemm(Op::N, transa, m, w, dim - p0, alpha, sub(s, 0, p0, t), op_block(tri, p0, p0), Scalar{},
-                 sub(c, 0, p0, t));
-        else  // over l < p1
-          e.gemm(Op::N, transa, m, w, p1, alpha, s, op_block(tri, 0, p0), Scalar{}, sub(c, 0, p0, t));
-      }
-    }
+    if (side == Side::Left)
+      e.gemm_band(lower() ? gen::kBandALower : gen::kBandAUpper, transa, Op::N, m, n, dim, alpha, tri, s, Scalar{},
+                  c);
+    else
+      e.gemm_band(lower() ? gen::kBandBLower : gen::kBandBUpper, Op::N, transa, m, n, dim, alpha, s, tri, Scalar{},
+                  c);
   }
 
   void run(std::int64_t i, std::int64_t d) {
@@ -117,7 +108,7 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   }
   Trmm op{e, side, uplo, transa, diag, m, n, alpha, a, src, c, tri.view(), nb, t};
   if (whole)
-    op.panels(std::max(nb, (dim + 7) / 8));
+    op.banded();
   else
     op.run(0, dim);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_abi.hpp"
 #include "mma_grid.hpp"
 #include "ptxas_runner.hpp"
 #include "resources.hpp"
@@ -61,6 +62,17 @@ std::vector<Variant> all_families() {
       c = with_tile(c, t);
       c.fill = true;
       out.push_back({c, 90});
+    }
+    // The triangular-operand variants (TRMM) of every catalogued tile of the level-3 types.
+    if (storage_bytes(tv.data) >= 4) {
+      for (const Tile& t : tile_catalog(tv.data))
+        for (int band = ptxblas::gen::kBandALower; band <= ptxblas::gen::kBandBUpper; ++band) {
+          KernelConfig c;
+          c.data = tv.data;
+          c = with_tile(c, t);
+          c.band = band;
+          out.push_back({c, 90});
+        }
     }
   }
   // The wgmma tiles (sm_90a only) in every layout.
@@ -222,6 +234,18 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   EXPECT_EQ(why_illegal(wg), "");
   wg.fill = true;
   EXPECT_NE(why_illegal(wg).find("triangular"), std::string::npos);
+  wg.fill = false;
+  wg.band = ptxblas::gen::kBandALower;
+  EXPECT_NE(why_illegal(wg).find("triangular-operand"), std::string::npos);
+  // A kernel is triangular in its output or in an operand, not both; bands are 1 to 4.
+  KernelConfig both = with_tile(KernelConfig{}, tile_catalog(DataType::F32).front());
+  both.fill = true;
+  both.band = ptxblas::gen::kBandBUpper;
+  EXPECT_NE(why_illegal(both), "");
+  both.fill = false;
+  EXPECT_EQ(why_illegal(both), "");
+  both.band = 5;
+  EXPECT_NE(why_illegal(both), "");
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

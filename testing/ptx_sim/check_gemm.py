@@ -45,6 +45,8 @@ def reduce_groups(mn, kg):
         g *= 2
     return g
 FILL_LOWER, FILL_UPPER, FILL_HERMITIAN = 1, 2, 4  # generator/kernel_abi.hpp kFill*
+BAND_AL, BAND_AU, BAND_BL, BAND_BU = 1, 2, 3, 4  # generator/kernel_abi.hpp kBand*
+BAND_SUFFIX = {BAND_AL: "al", BAND_AU: "au", BAND_BL: "bl", BAND_BU: "bu"}
 
 
 # A tile: (ml, nl, u, ms, ns, vec, mma, store_pad, stages) — mma True for the tensor-core family
@@ -90,14 +92,19 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0):
+                 fill=0, fill_diag=0, band=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
         # sm80: the kernel as generated for sm_80 (f64 fragments through m8n8k4 instead of m16n8k8).
         # fill: the kernel's triangular-output variant (KernelConfig::fill, name suffix _tri).
-        self.kernel = kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") + ("_sm80" if sm80 else "")
-        self.spec = gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":sm80" if sm80 else "")
+        # band: its triangular-operand variant (KernelConfig::band; fill_diag is then the column
+        # offset of op(B)'s triangle, as for a column chunk).
+        band_name = "band_" + BAND_SUFFIX[band] if band else ""
+        self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
+                       ("_" + band_name if band else "") + ("_sm80" if sm80 else ""))
+        self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
+                     (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -234,6 +241,29 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             fill=FILL_LOWER | herm)
         add("tn fill upper split-K device scalars", t, "t", "n", small, big, big, u + 1, kchunk=u, kg=2,
             fill=FILL_UPPER, fill_diag=2, dev_alpha=True, dev_beta=True)
+        # Triangular operand (TRMM): each block may read only the K range its rows of op(A) or
+        # columns of op(B) meet (the permissions check the narrowing), op(B)'s columns counted
+        # from fill_diag; empty ranges of split-K slices write zeros for the reduction.
+        if t in "sdcz":
+            oc = "c" if TYPES[t].cplx else "t"
+            ka, kb = ml + u + 3, nl + u + 3
+            add("nn band A lower", t, "n", "n", small, 2 * ml + 5, nl + 3, ka, band=BAND_AL)
+            add("%sn band A upper beta=0 NaN C" % oc, t, oc, "n", small, 2 * ml + 5, 7, 2 * ml + 5, band=BAND_AU,
+                beta=0j)
+            add("n%s band B lower" % oc, t, "n", oc, small, ml + 2, 2 * nl + 5, 2 * nl + 5, band=BAND_BL)
+            add("nn band B upper", t, "n", "n", small, 9, 2 * nl + 5, kb, band=BAND_BU)
+            add("nt band B lower, columns from 5", t, "n", "t", small, 6, nl + 7, nl + 12, band=BAND_BL, fill_diag=5)
+            add("nn band B upper, columns from 5", t, "n", "n", small, 6, nl + 7, nl + 12, band=BAND_BU, fill_diag=5)
+            add("tn band A lower split-K", t, "t", "n", small, 2 * ml + 5, 6, ka, band=BAND_AL, kchunk=u,
+                kg=-(-ka // u))
+            add("nn band A upper split-K device scalars", t, "n", "n", small, 2 * ml + 5, 5, 2 * ml + 5,
+                band=BAND_AU, kchunk=2 * u, kg=-(-(2 * ml + 5) // (2 * u)), dev_alpha=True, dev_beta=True)
+            add("nn band A lower alpha=0", t, "n", "n", small, ml + 3, 4, ka, band=BAND_AL, alpha=0j)
+            add("nn band B upper race check", t, "n", "n", small, 5, nl + 3, kb, band=BAND_BU, racecheck=True)
+            add("nt band B lower split-K, columns from 3", t, "n", "t", small, 7, nl + 6, nl + 9, band=BAND_BL,
+                fill_diag=3, kchunk=u, kg=-(-(nl + 9) // u))
+            add("nn band B upper split-K", t, "n", "n", small, 6, 2 * nl + 5, kb, band=BAND_BU, kchunk=u,
+                kg=-(-kb // u))
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -258,6 +288,16 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                     kchunk=tile[2], kg=3, fill=FILL_LOWER | herm)
                 add("%s %s fill upper diagonal -3" % (o, name), t, o[0], o[1], tile, tri, tri, 3 * tile[2] + 1,
                     fill=FILL_UPPER | herm, fill_diag=-3)
+                # ...and their triangular-operand variant (TRMM): a block's copies start mid-K.
+                if t in "sdcz":
+                    add("%s %s band A upper" % (o, name), t, o[0], o[1], tile, tile[0] + 5, 6,
+                        tile[0] + 3 * tile[2] + 1, band=BAND_AU)
+                    add("%s %s band B lower" % (o, name), t, o[0], o[1], tile, 5, tile[1] + 5,
+                        tile[1] + 3 * tile[2] + 1, band=BAND_BL)
+                    add("%s %s band A lower" % (o, name), t, o[0], o[1], tile, tile[0] + 5, 4,
+                        tile[0] + 3 * tile[2] + 1, band=BAND_AL)
+                    add("%s %s band B upper" % (o, name), t, o[0], o[1], tile, 4, tile[1] + 5,
+                        tile[1] + 3 * tile[2] + 1, band=BAND_BU)
         # The sm_80 form of the f64/c64 mma tiles: each op pair, ragged, and a split-K.
         for tile in [x for x in cat[t] if x[6] and t in "dz"]:
             for o in ops:
@@ -371,6 +411,16 @@ MUTATIONS = [
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),
+    ("simt_s_nn_32x32x8_2x2_v2_s2_band_al", "min.s32 %v_band_kend, %v_band_kend, %v_band_edge;",
+     "max.s32 %v_band_kend, %v_band_kend, %v_band_edge;", False,
+     "band: op(A)-lower blocks' K range not narrowed (read past the triangle and K)"),
+    ("simt_s_nn_32x32x8_2x2_v2_s2_band_al", "rem.u32 %v_by, %v_block_lin, %v_grid_y;",
+     "rem.u32 %v_by, %v_block_lin, %v_grid_x;", False, "band: launch order mapped onto the wrong tiles"),
+    ("mma_d_nn_32x32x16_16x16_s2_band_bu", "ld.param.s32 %v_band_edge, [p_fill_diag];", "mov.s32 %v_band_edge, 0;",
+     False, "band: the column offset (fill_diag) of op(B)'s triangle ignored"),
+    ("mma_z_nn_32x32x8_16x16_s2_band_au", "max.s32 %v_kstart, %v_kstart, %v_band_edge;",
+     "max.s32 %v_kstart, %v_kstart, %v_band_edge;\n  add.s32 %v_kstart, %v_kstart, 8;", False,
+     "band: op(A)-upper blocks start a K-step past their triangle"),
 ]
 
 
@@ -383,8 +433,24 @@ def _run_case(c, ptx_dir):
     b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)
     lda, ldb, ldc = max(1, a_rows + c.pads[0]), max(1, b_rows + c.pads[1]), max(1, m + c.pads[2])
     mem = ptxsim.Memory()
-    A = Matrix(mem, ti, a_rows, a_cols, lda, lambda i, j: simcheck.uniform(rng, ti))
-    B = Matrix(mem, ti, b_rows, b_cols, ldb, lambda i, j: simcheck.uniform(rng, ti))
+    # A band kernel's triangular operand holds explicit zeros in its other triangle (TRMM's
+    # materialised triangle); op indices (i, l) of op(A), (l, j) of op(B).
+    def a_op(r, s):
+        return (r, s) if c.opa == "n" else (s, r)
+
+    def b_op(r, s):
+        return (r, s) if c.opb == "n" else (s, r)
+
+    def a_zero(i, l):
+        return (c.band == BAND_AL and l > i) or (c.band == BAND_AU and l < i)
+
+    def b_zero(l, j):
+        return (c.band == BAND_BL and l < j + c.fill_diag) or (c.band == BAND_BU and l > j + c.fill_diag)
+
+    A = Matrix(mem, ti, a_rows, a_cols, lda,
+               lambda r, s: simcheck.uniform(rng, ti) * (0 if a_zero(*a_op(r, s)) else 1))
+    B = Matrix(mem, ti, b_rows, b_cols, ldb,
+               lambda r, s: simcheck.uniform(rng, ti) * (0 if b_zero(*b_op(r, s)) else 1))
     beta_zero = c.beta == 0
     C = Matrix(mem, ti, m, n, ldc, lambda i, j: None if beta_zero else simcheck.uniform(rng, ti))
 
@@ -420,17 +486,31 @@ def _run_case(c, ptx_dir):
             return B.val[l, j]
         return B.val[j, l].conjugate() if c.opb == "c" else B.val[j, l]
 
+    # The K range [lo, hi) a band kernel's block may read (kernel_abi.hpp kBand*): whole K-steps
+    # around where its rows of op(A) / columns of op(B) meet the triangle.
+    def a_band(i, l):
+        m0 = i // ml * ml
+        if c.band == BAND_AL:
+            return l < -(-(m0 + ml) // u) * u
+        return c.band != BAND_AU or l >= m0 // u * u
+
+    def b_band(l, j):
+        n0 = j // nl * nl + c.fill_diag
+        if c.band == BAND_BL:
+            return l >= n0 // u * u
+        return c.band != BAND_BU or l < -(-(n0 + nl) // u) * u
+
     product_read = alpha != 0 and k > 0
     if product_read:
-        A.allow(mem, mem.R)
-        B.allow(mem, mem.R)
+        A.allow(mem, mem.R, (lambda r, s: a_band(*a_op(r, s))) if c.band in (BAND_AL, BAND_AU) else None)
+        B.allow(mem, mem.R, (lambda r, s: b_band(*b_op(r, s))) if c.band in (BAND_BL, BAND_BU) else None)
     scalars = alpha_host + beta_host + [alpha_ptr, beta_ptr]
     # The elements of C that exist: all, or the fill's triangle (kernel_abi.hpp).
     def inside(i, j):
         d = i - j
         return not ((c.fill & FILL_LOWER and d < c.fill_diag) or (c.fill & FILL_UPPER and d > c.fill_diag))
 
-    fill_args = [c.fill, c.fill_diag]
+    fill_args = [c.fill, c.fill_diag]  # band kernels read fill_diag as their column offset
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile)
     grid = (-(-m // ml), -(-n // nl), c.kg)
@@ -487,6 +567,8 @@ def describe(c):
         s += " split-K kchunk=%d kg=%d (+%s)" % (c.kchunk, c.kg, c.reduce)
     if c.fill:
         s += " fill=%d diag=%d" % (c.fill, c.fill_diag)
+    if c.band:
+        s += " band=%s columns from %d" % (BAND_SUFFIX[c.band], c.fill_diag)
     if c.racecheck:
         s += " racecheck"
     return s

@@ -9,10 +9,11 @@
 //       then every mma tile of a grid (with store_pad and stages) legal for every layout, which the oracle and
 //       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri]
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri|:band_al|:band_au|:band_bl|:band_bu]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
 //              wgmma: the warpgroup family, ptxas only (the simulator does not run it), ms x ns the
-//              warpgroup tile; pad: store_pad; s2..s8: shared stages; tri: the fill variant); a last :sm80 generates for sm_80 instead
+//              warpgroup tile; pad: store_pad; s2..s8: shared stages; tri: the fill variant;
+//              band_*: the triangular-operand variant, kernel_abi.hpp kBand*); a last :sm80 generates for sm_80 instead
 //              of sm_90 and appends _sm80 to the kernel's name (entry and file)
 //            | reduce:<t>[:f16]
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_abi.hpp"
 #include "kernel_config.hpp"
 #include "matrix_helpers_ptx.hpp"
 #include "mma_grid.hpp"
@@ -135,6 +137,11 @@ GeneratedKernel generate(const std::string& spec) {
       c.stages = f[i][1] - '0';
     else if (f[i] == "tri")
       c.fill = true;
+    else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
+      const std::string which = f[i].substr(5);
+      c.band = which == "al" ? kBandALower : which == "au" ? kBandAUpper : which == "bl" ? kBandBLower
+               : which == "bu" ? kBandBUpper : -1;
+    }
     else if (f[i] == "sm80" && i + 1 == f.size())
       sm = 80;
     else
