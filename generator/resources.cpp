@@ -8,7 +8,6 @@
 namespace ptxblas::gen {
 namespace {
 
-int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 int smem_array_bytes(const KernelConfig& c, Operand which) {
   return smem_stage_bytes(c, which) * std::max(1, c.stages);

@@ -102,9 +102,12 @@ class GpuEngine final : public blas3::Engine {
         break;
       }
     }
-    if (width == 0)
-      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) +
-                        " (kernels of 32, 64, 128 rows, at most " + std::to_string(max_inverse()) + ")");
+    if (width == 0) {
+      std::string widths;
+      for (int kw : gen::kInverseWidths) widths += (widths.empty() ? "" : ", ") + std::to_string(kw);
+      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (kernels of " + widths +
+                        " rows, at most " + std::to_string(max_inverse()) + ")");
+    }
     if (n > INT32_MAX) throw EngineError("invert_diagonal_blocks beyond 32-bit sizes");
     std::string why;
     CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, width, dev_.sm, why);

@@ -1,8 +1,9 @@
 // TRSM, recursive: B is scaled by alpha once; the triangle is split in halves (whole leaves of
 // nb, up to 128 on the GPU), the half the triangle dictates is solved first, the other half of B
-// is updated with one large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i, with every leaf's inverse taken up
-// front in one engine step (on the GPU one launch; the many small launches of per-leaf inverses
-// were most of TRSM's time, perf-notes §16). When B fits Blocking::solution_bytes the leaves
+// is updated with one large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i, with every
+// leaf's inverse taken up front in one engine step (on the GPU one launch; the many small
+// launches of per-leaf inverses were most of TRSM's time, perf-notes §16). When B fits
+// Blocking::solution_bytes the leaves
 // write X into one B-sized scratch, the updates read it there, and one copy at the end moves X
 // into B: one engine step per leaf instead of two (a GEMM into scratch and a copy back), which
 // matters because TRSM is host-bound on its small steps (perf-notes §18).
@@ -61,7 +62,6 @@ struct Trsm {
       e.gemm(Op::N, transa, m, dt, df, minus_one, x(from), op_a(from, to), one, at(b, to));
   }
 
-  // recursion over [i, i + d)
   void run(std::int64_t i, std::int64_t d) {
     if (d <= nb) return leaf(i, d);
     const std::int64_t leaves = (d + nb - 1) / nb;
