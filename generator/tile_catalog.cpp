@@ -13,7 +13,8 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   // pay everywhere they were measured (+3% S, +20-25% D, Z, H on 4096 squares); store_pad for f16.
   // With 16x8x8 f64 fragments (§10) the oracle moved D to 128x64 blocks of 64x32 warp tiles and
   // 64x64x16 below 2048, and Z to 32x16 warp tiles (144 registers for 16x16 ones left one
-  // 256-thread block per SM).
+  // 256-thread block per SM). With three cp.async stages Z's oracle moved on to 64x64 blocks of
+  // 64x16 warp tiles wherever they fill a wave (§35: 2048^2 +10%, K = 32 panels +20%).
   constexpr Family M = Family::Mma;
   constexpr bool P = true;
   static const std::vector<Tile> f32 = {{128, 128, 8, 8, 8, 4, Family::Simt, false, 2},
@@ -23,7 +24,8 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   static const std::vector<Tile> f64 = {{128, 64, 8, 64, 32, 1, M, false, 1},
                                         {64, 64, 16, 32, 32, 1, M, false, 1},
                                         {32, 32, 16, 16, 16, 1, M, false, 2}};
-  static const std::vector<Tile> c64 = {{64, 32, 8, 32, 16, 1, M, false, 2},
+  static const std::vector<Tile> c64 = {{64, 64, 8, 64, 16, 1, M, false, 3},
+                                        {64, 32, 8, 32, 16, 1, M, false, 2},
                                         {32, 32, 8, 16, 16, 1, M, false, 2},
                                         {32, 32, 16, 16, 16, 1, M, false, 2}};
   static const std::vector<Tile> half = {

@@ -108,10 +108,11 @@ TEST(Heuristic, SimtSplitsItsLargestTilesOnlyToFillOneWave) {
 }
 
 TEST(Heuristic, SlicesFillWholeWaves) {
-  // Z 256 x 256 x 60000: 32 blocks of 64x32; 9 slices would be one wave and 24 blocks.
+  // Z 256 x 256 x 60000: 16 blocks of 64x64, two per SM; 17 slices (two blocks per SM wanted)
+  // would be one wave of 264 and 8 blocks more.
   const Plan z = plan(gen::DataType::C64, 256, 256, 60000);
-  EXPECT_EQ(z.config.ml * z.config.nl, 64 * 32);
-  EXPECT_EQ(z.kg, 8);
+  EXPECT_EQ(z.config.ml * z.config.nl, 64 * 64);
+  EXPECT_EQ(z.kg, 16);
 }
 
 TEST(Heuristic, WgmmaTakesAWaveFifteenSixteenthsFull) {

@@ -52,7 +52,7 @@ TEST_P(Describe, NamesTheKernel) {
   const std::string prefix = std::string(t.prefix) + kernel_op(ta, t.complex) + kernel_op(tb, t.complex) + "_";
   EXPECT_EQ(line.rfind(prefix, 0), 0u) << line << " does not start with " << prefix;
   static const std::regex form(
-      R"((simt|mma)_[a-z0-9]+_[ntc]{2}_\d+x\d+x\d+_\d+x\d+(_v\d+)?(_p)?(_s2)?( kg=\d+)?: \d+ bytes of PTX, \d+ threads, \d+ B shared, ~\d+ registers)");
+      R"((simt|mma)_[a-z0-9]+_[ntc]{2}_\d+x\d+x\d+_\d+x\d+(_v\d+)?(_p)?(_s\d)?( kg=\d+)?: \d+ bytes of PTX, \d+ threads, \d+ B shared, ~\d+ registers)");
   EXPECT_TRUE(std::regex_match(line, form)) << line;
   // Lower-case op letters are accepted and mean the same.
   EXPECT_EQ(describe_line(t.type, static_cast<char>(ta - 'A' + 'a'), static_cast<char>(tb - 'A' + 'a'), 1000, 1000,
