@@ -13,9 +13,8 @@ struct Blocking {
   // TRSM keeps every leaf's solution in one B-sized scratch (one copy into B at the end, not one
   // per leaf) when B takes at most this many bytes.
   std::int64_t solution_bytes = std::int64_t{256} << 20;
-  // TRMM materialises the whole triangle in scratch and runs one GEMM per panel of max(nb, dim / 8)
-  // rows or columns when it takes at most this many bytes; larger ones go by recursive halving
-  // with nb-wide diagonal leaves.
+  // TRMM materialises the whole triangle in scratch and runs one banded GEMM over it when it takes
+  // at most this many bytes; larger ones go by recursive halving with nb-wide diagonal leaves.
   std::int64_t triangle_bytes = std::int64_t{1} << 30;
 };
 
