@@ -143,8 +143,8 @@ CATALOG = {
     "d": [(128, 64, 8, 64, 32, 1, M, False, 1), (64, 64, 16, 32, 32, 1, M, False, 1),
           (32, 32, 16, 16, 16, 1, M, False, 2)],
     "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
-    "z": [(64, 32, 8, 32, 16, 1, M, False, 2), (32, 32, 8, 16, 16, 1, M, False, 2),
-          (32, 32, 16, 16, 16, 1, M, False, 2)],
+    "z": [(64, 64, 8, 64, 16, 1, M, False, 3), (64, 32, 8, 32, 16, 1, M, False, 2),
+          (32, 32, 8, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, False, 2)],
 }
 
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
