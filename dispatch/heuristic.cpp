@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "async_stages.hpp"
 #include "gemm_call.hpp"
 #include "resources.hpp"
 #include "tile_catalog.hpp"
@@ -22,12 +23,17 @@ constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Blocks of this tile's kernel one SM holds at once (H100 limits; registers from the generator's
-// prediction, allocated per warp in units of 256).
-std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Tile& tile) {
-  gen::KernelConfig c;
-  c.data = data;
-  c.scalar_f16 = scalar_f16;
-  c = gen::canonical(gen::with_tile(c, tile));
+// prediction, allocated per warp in units of 256): as catalogued, or as it runs split kg ways
+// (`lowered`: with the cp.async stages with_async_stages gives it at launch, whose shared memory
+// and registers differ; Z 32x32x16: two blocks per SM as catalogued, three lowered).
+std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Tile& tile, int kg = 1,
+                             bool lowered = false) {
+  Plan p;
+  p.config.data = data;
+  p.config.scalar_f16 = scalar_f16;
+  p.config = gen::canonical(gen::with_tile(p.config, tile));
+  p.kg = kg;
+  const gen::KernelConfig c = lowered ? with_async_stages(p).config : p.config;
   const gen::Resources r = gen::predict_resources(c);
   const int warps = std::max(1, (r.threads + 31) / 32);
   const int regs_per_warp = (std::min(std::max(r.regs_predicted, 1), 255) * 32 + 255) / 256 * 256;
@@ -118,11 +124,18 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
   if (blocks > 0 && k > 0) kg = std::min(ceil_div(want, blocks), slices);
   // Whole waves: a split that leaves a last wave nearly empty costs almost a wave (Z 256x256x60000:
   // 9 slices of 32 blocks = 288, one wave of 264 plus 24, 28 TFLOP/s; 8 slices 44). Round the
-  // slices down to the waves the blocks fill (at least one).
+  // slices down to the waves the blocks fill (at least one), under both residencies, the
+  // catalogued and the lowered one, keeping the fewer slices (perf notes §36: Z 2560x32x2560's
+  // 80 blocks of 32x32x16 run three per SM lowered: 4 slices, one wave, x1.25 against 6; where the
+  // lowered kernel holds more blocks, D's deepbench shapes lost up to 20% to the extra slices).
   if (kg > 1) {
-    const std::int64_t wave = sms * resident_per_sm(data, scalar_f16, pick);
-    const std::int64_t waves = std::max<std::int64_t>(1, blocks * kg / wave);
-    if (blocks * kg > waves * wave) kg = std::max<std::int64_t>(1, waves * wave / blocks);
+    auto whole_waves = [&](std::int64_t resident) {
+      const std::int64_t wave = sms * resident;
+      const std::int64_t waves = std::max<std::int64_t>(1, blocks * kg / wave);
+      return blocks * kg > waves * wave ? std::max<std::int64_t>(1, waves * wave / blocks) : kg;
+    };
+    kg = std::min(whole_waves(resident_per_sm(data, scalar_f16, pick)),
+                  whole_waves(resident_per_sm(data, scalar_f16, pick, static_cast<int>(kg), true)));
   }
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
   // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%

@@ -115,6 +115,26 @@ TEST(Heuristic, SlicesFillWholeWaves) {
   EXPECT_EQ(z.kg, 16);
 }
 
+TEST(Heuristic, WavesCountTheBlocksAsTheyRunAndKeepTheFewerSlices) {
+  auto nn = [](gen::DataType t, std::int64_t n) {
+    return plan_gemm(t, false, gen::Op::N, gen::Op::N, 2560, n, 2560, kSms);
+  };
+  // Z 2560 x 32 x 2560: 80 blocks of 32x32x16, two per SM as catalogued but three with the
+  // cp.async stages they run with: 4 slices fill one wave of 396 (6 would spill past it; x1.25 on
+  // the H100, perf notes §36). ica-64 likewise: 130 slices of 4 blocks are 520 > 396.
+  for (std::int64_t n : {16, 32}) {
+    const Plan z = nn(gen::DataType::C64, n);
+    EXPECT_EQ(z.config.ml * z.config.nl, 32 * 32) << n;
+    EXPECT_EQ(z.kg, 4) << n;
+  }
+  EXPECT_EQ(plan(gen::DataType::C64, 64, 64, 60000).kg, 99);
+  // D's 32x32x16 blocks run five per SM lowered, four as catalogued: the fewer slices stay (more
+  // lost up to 20% on these shapes).
+  EXPECT_EQ(nn(gen::DataType::F64, 32).kg, 6);
+  EXPECT_EQ(nn(gen::DataType::F64, 64).kg, 3);
+  EXPECT_EQ(nn(gen::DataType::F64, 128).kg, 1);
+}
+
 TEST(Heuristic, WgmmaTakesAWaveFifteenSixteenthsFull) {
   // wgmma's 128x256 tile runs one block per SM: 2048^2 in 128 blocks on 132 SMs, unsplit, beat
   // 128x128 in 256 blocks by 14% on the H100 (perf notes §24); 1024^2 leaves 128x256 too few.
