@@ -63,6 +63,7 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
   const bool wgmma = tiles.front().family == gen::Family::Wgmma;
   const std::int64_t full_wave = wgmma ? (15 * sms + 15) / 16 : sms;
   for (const gen::Tile& t : tiles) {
+    if (k < t.min_k) continue;
     if (blocks_of(t) >= full_wave) {
       pick = t;
       break;

@@ -14,14 +14,17 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   // With 16x8x8 f64 fragments (§10) the oracle moved D to 128x64 blocks of 64x32 warp tiles and
   // 64x64x16 below 2048, and Z to 32x16 warp tiles (144 registers for 16x16 ones left one
   // 256-thread block per SM). With three cp.async stages Z's oracle moved on to 64x64 blocks of
-  // 64x16 warp tiles wherever they fill a wave (§35: 2048^2 +10%, K = 32 panels +20%).
+  // 64x16 warp tiles wherever they fill a wave (§35: 2048^2 +10%, K = 32 panels +20%), and D's to
+  // 64x128 blocks of 32x64 warp tiles where K is deep (§37; first for every K, it cost LAPACK's
+  // K <= 256 panels 10%, §29).
   constexpr Family M = Family::Mma;
   constexpr bool P = true;
   static const std::vector<Tile> f32 = {{128, 128, 8, 8, 8, 4, Family::Simt, false, 2},
                                         {64, 64, 8, 4, 4, 4, Family::Simt, false, 2},
                                         {32, 32, 8, 2, 2, 2, Family::Simt, false, 2}};
   static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2}, {64, 32, 8, 4, 2, 2}, {32, 32, 8, 2, 2, 2}};
-  static const std::vector<Tile> f64 = {{128, 64, 8, 64, 32, 1, M, false, 1},
+  static const std::vector<Tile> f64 = {{64, 128, 8, 32, 64, 1, M, false, 3, 1024},
+                                        {128, 64, 8, 64, 32, 1, M, false, 1},
                                         {64, 64, 16, 32, 32, 1, M, false, 1},
                                         {32, 32, 16, 16, 16, 1, M, false, 2}};
   static const std::vector<Tile> c64 = {{64, 64, 8, 64, 16, 1, M, false, 3},

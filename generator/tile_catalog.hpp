@@ -13,6 +13,7 @@ struct Tile {
   Family family = Family::Simt;
   bool store_pad = false;
   int stages = 1;
+  int min_k = 0;  // the heuristic offers this tile only where K is at least this deep
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);

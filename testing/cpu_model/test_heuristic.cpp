@@ -28,6 +28,21 @@ TEST(Heuristic, LargeSquaresTakeTheFirstTileWithoutSplit) {
   }
 }
 
+TEST(Heuristic, DeepOnlyTilesWaitForDeepK) {
+  // D's 64x128 tile serves K >= 1024 (perf notes §37); LAPACK's shallow updates and panels keep
+  // 128x64 (§29: 64x128 cost them 10%).
+  for (std::int64_t k : {1024, 4096}) {
+    const Plan p = plan(gen::DataType::F64, 4096, 4096, k);
+    EXPECT_EQ(p.config.ml, 64) << k;
+    EXPECT_EQ(p.config.nl, 128) << k;
+  }
+  for (std::int64_t k : {32, 256, 1023}) {
+    const Plan p = plan(gen::DataType::F64, 4096, 4096, k);
+    EXPECT_EQ(p.config.ml, 128) << k;
+    EXPECT_EQ(p.config.nl, 64) << k;
+  }
+}
+
 TEST(Heuristic, DeepReductionOntoSmallCTakesALargeTile) {
   // 256 x 256 x 60000: C holds four 128x128 blocks; 2 blocks per SM come from K.
   const Plan s = plan(gen::DataType::F32, 256, 256, 60000);
