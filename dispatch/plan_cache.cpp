@@ -1,0 +1,31 @@
+#include "plan_cache.hpp"
+
+#include <functional>
+#include <mutex>
+
+namespace ptxblas::dispatch {
+
+std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
+  std::size_t h = model::ProblemHash{}(k.problem);
+  h ^= std::hash<const void*>{}(k.ctx) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h ^ static_cast<std::size_t>(k.scalar_f16);
+}
+
+std::optional<Plan> PlanCache::find(const PlanKey& key) const {
+  std::shared_lock lock(mutex_);
+  if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+  return std::nullopt;
+}
+
+void PlanCache::add(const PlanKey& key, const Plan& plan) {
+  std::unique_lock lock(mutex_);
+  if (plans_.size() >= kMaxEntries) plans_.clear();
+  plans_.insert_or_assign(key, plan);
+}
+
+std::size_t PlanCache::size() const {
+  std::shared_lock lock(mutex_);
+  return plans_.size();
+}
+
+}  // namespace ptxblas::dispatch
