@@ -67,13 +67,22 @@ void log_candidate(const std::string& path, const Shape& s, const std::string& s
 }
 
 // The best of the oracle candidates that ptxblas serves, within opt.oracle_ms; the winner is
-// checked against cuBLAS's result in `ref` like the dispatcher's pick.
+// checked against cuBLAS's result in `ref` like the dispatcher's pick. The search times each
+// candidate by 5 calls, a burst that runs power-limited kernels (f64, complex) at a higher clock
+// than the dispatcher column's sustained blocks (4096² D: 50.0 against 45.9 TFLOP/s for one
+// configuration, perf notes §40); so the search's best few are timed again as that column is
+// (as many calls, in kRounds blocks) and the best of those is the oracle column.
 void run_oracle(Bench& b, const Shape& s, const Workspace& w, const std::vector<unsigned char>& ref, Result& r) {
+  constexpr std::size_t kRetimed = 3;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::string> cands = oracle_candidates(s, b.opt.multiprocessors);
   std::size_t next = 0, tried = 0;
-  double best_ms = 0;
-  std::string best, best_spec;
+  struct Timed {
+    double ms;
+    std::string spec, what;
+  };
+  std::vector<Timed> timed_cands;
+  auto call = [&] { return run_gemm(Impl::Ptxblas, b.handle, s, timed(b, w, next++)) == CUBLAS_STATUS_SUCCESS; };
   for (const std::string& spec : cands) {
     if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() > b.opt.oracle_ms)
       break;
@@ -83,11 +92,24 @@ void run_oracle(Bench& b, const Shape& s, const Workspace& w, const std::vector<
     const std::string what = last_ptxblas_call();
     if (st != CUBLAS_STATUS_SUCCESS || starts_with(what, "forwarded") || starts_with(what, "error")) continue;
     std::vector<float> ms;
-    auto call = [&] { return run_gemm(Impl::Ptxblas, b.handle, s, timed(b, w, next++)) == CUBLAS_STATUS_SUCCESS; };
     if (!b.timer.time(5, call, ms)) continue;
     const double med = median(ms);
     log_candidate(b.opt.oracle_log, s, spec, what, med);
-    if (best.empty() || med < best_ms) best_ms = med, best = what, best_spec = spec;
+    timed_cands.push_back({med, spec, what});
+  }
+  std::sort(timed_cands.begin(), timed_cands.end(), [](const Timed& x, const Timed& y) { return x.ms < y.ms; });
+  if (timed_cands.size() > kRetimed) timed_cands.resize(kRetimed);
+  double best_ms = 0;
+  std::string best, best_spec;
+  for (const Timed& c : timed_cands) {
+    force_ptxblas_tile(c.spec);
+    const int reps = b.opt.reps > 0 ? b.opt.reps : auto_reps(c.ms, b.opt.budget_ms);
+    std::vector<float> ms;
+    bool ok = true;
+    for (int round = 0; round < kRounds && ok; ++round) ok = b.timer.time((reps + kRounds - 1) / kRounds, call, ms);
+    if (!ok) continue;
+    const double med = median(ms);
+    if (best.empty() || med < best_ms) best_ms = med, best = c.what, best_spec = c.spec;
   }
   if (!best.empty()) {
     force_ptxblas_tile(best_spec);
