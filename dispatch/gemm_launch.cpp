@@ -7,6 +7,7 @@
 #include "gemm_call.hpp"
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
+#include "load_plan.hpp"
 #include "resources.hpp"
 #include "decision_store.hpp"
 #include "first_sight.hpp"
@@ -185,6 +186,21 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
   return true;
 }
 
+// Whether the plan's kernel may copy its operands in 16-byte vectors (gen::copy_vector): every
+// operand it would copy so starts 16-byte aligned with a leading dimension of whole vectors.
+bool vector_copies_fit(const GemmCall& call, const Plan& plan) {
+  gen::KernelConfig v = plan.config;
+  v.vec_copy = true;
+  const int va = gen::copy_vector(v, gen::Operand::A), vb = gen::copy_vector(v, gen::Operand::B);
+  if (va == 1 && vb == 1) return false;
+  const std::int64_t es = gen::storage_bytes(call.data);
+  auto aligned = [es](const void* p, std::int64_t ld) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * es % 16 == 0;
+  };
+  if (va > 1 && !aligned(call.a, call.lda)) return false;
+  return vb == 1 || aligned(call.b, call.ldb);
+}
+
 }  // namespace
 
 Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
@@ -201,6 +217,7 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
+  plan.config.vec_copy = vector_copies_fit(call, plan);
   CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!fn) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);

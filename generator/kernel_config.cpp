@@ -90,6 +90,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.fill) s += "_tri";
   static const char* const kBandSuffix[] = {"", "_band_al", "_band_au", "_band_bl", "_band_bu"};  // kBand*
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];
+  if (c.vec_copy) s += "_vc";
   return s;
 }
 

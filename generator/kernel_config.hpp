@@ -46,6 +46,11 @@ struct KernelConfig {
   // Triangular operand (TRMM): kBand* (kernel_abi.hpp); the kernel narrows each block's K range to
   // where the triangle is not zero. Like fill, a variant the launcher asks for.
   int band = 0;
+  // cp.async stages only: copy each operand whose global and shared rows run the same way in
+  // 16-byte vectors (a partial vector at the matrix's edge zero-fills its tail) instead of one
+  // element per copy. Like fill, a variant the launcher asks for, when the operands' addresses
+  // and leading dimensions keep every vector 16-byte aligned (load_plan.hpp copy_vector).
+  bool vec_copy = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

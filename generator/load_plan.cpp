@@ -42,14 +42,42 @@ LoadPlan make_load_layout(const KernelConfig& c, Operand which) {
       p.smem_stride = p.mn_extent + p.smem_pad;
     }
   }
-  p.tid_wraps = c.threads() > 0 && p.fast_extent > 0 && c.threads() % p.fast_extent == 0;
+  p.copy_vec = copy_vector(c, which);
+  const int units = p.fast_extent / p.copy_vec;  // copies along the stored row
+  p.tid_wraps = c.threads() > 0 && units > 0 && c.threads() % units == 0;
   return p;
 }
 
 bool load_splits_evenly(const LoadPlan& layout, int threads) {
-  const int total = layout.fast_extent * layout.slow_extent;
+  const int units = layout.fast_extent / std::max(layout.copy_vec, 1);
+  const int total = units * layout.slow_extent;
   if (threads <= 0 || total < threads || total % threads != 0) return false;
-  return layout.tid_wraps || (layout.fast_extent > 0 && layout.fast_extent % threads == 0);
+  return layout.tid_wraps || (units > 0 && units % threads == 0);
+}
+
+int copy_vector(const KernelConfig& c, Operand which) {
+  const int es = storage_bytes(c.data);
+  if (!c.vec_copy || !async_copy(c) || (es != 4 && es != 8)) return 1;
+  const int v = 16 / es;
+  const Op op = which == Operand::A ? c.op_a : c.op_b;
+  const bool mn_is_row = which == Operand::A ? op == Op::N : op != Op::N;
+  const int mn_extent = which == Operand::A ? c.ml : c.nl;
+  // Only operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory
+  // (make_load_layout): one stored K-contiguous lands [k][mn] in SIMT kernels (no contiguous
+  // run) and [mn][k] in mma ones, where K vectors lost 4-11% on D's deepbench shapes (perf
+  // notes §41), so it keeps one element per copy.
+  if (!mn_is_row) return 1;
+  const int fast = mn_extent, slow = c.u;
+  if (fast % v != 0) return 1;  // whole vectors
+  const int threads = c.threads(), units = fast / v;
+  if (threads <= 0 || units * slow < threads || units * slow % threads != 0) return 1;
+  if (threads % units != 0 && units % threads != 0) return 1;
+  // The shared rows' padding keeps vectors 16-byte aligned (make_load_layout's strides).
+  KernelConfig scalar = c;
+  scalar.vec_copy = false;
+  const LoadPlan l = make_load_layout(scalar, which);
+  if (l.smem_stride * shared_bytes(c) % 16 != 0) return 1;
+  return v;
 }
 
 LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
@@ -59,14 +87,15 @@ LoadPlan make_load_plan(const KernelConfig& c, Operand which) {
     p.tid_wraps = false;
     return p;
   }
-  const int slots = p.fast_extent * p.slow_extent / threads;
+  const int units = p.fast_extent / p.copy_vec;
+  const int slots = units * p.slow_extent / threads;
   if (p.tid_wraps) {
-    const int rows_per_pass = threads / p.fast_extent;
+    const int rows_per_pass = threads / units;
     for (int j = 0; j < slots; ++j) p.offsets.emplace_back(0, j * rows_per_pass);
   } else {
-    const int passes_per_row = p.fast_extent / threads;
+    const int passes_per_row = units / threads;
     for (int j = 0; j < slots; ++j)
-      p.offsets.emplace_back((j % passes_per_row) * threads, j / passes_per_row);
+      p.offsets.emplace_back((j % passes_per_row) * threads * p.copy_vec, j / passes_per_row);
   }
   return p;
 }

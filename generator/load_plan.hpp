@@ -13,6 +13,7 @@ namespace ptxblas::gen {
 enum class Operand { A, B };
 
 struct LoadPlan {
+  int copy_vec = 1;          // elements per copy (copy_vector): slots and offsets count elements
   int mn_extent = 0;         // ML for A, NL for B
   bool mn_is_row = false;    // the stored row index is M (A) or N (B); otherwise it is K
   int fast_extent = 0;       // extent of the stored row index within the tile
@@ -26,10 +27,16 @@ struct LoadPlan {
   int smem_pad = 0;          // elements of padding per shared-memory row
   int smem_stride = 0;       // elements per shared-memory row
   int smem_rows = 0;
-  std::vector<std::pair<int, int>> offsets;  // per slot: (fast offset, slow offset)
+  std::vector<std::pair<int, int>> offsets;  // per slot: (fast offset, slow offset), elements
 
   int smem_elem(int k, int mn) const { return k_contiguous ? mn * smem_stride + k : k * smem_stride + mn; }
 };
+
+// Elements per global -> shared copy of an operand: 16 / element bytes when c.vec_copy asks for
+// it and the operand allows it (cp.async stages, 4- or 8-byte elements, stored M/N-contiguous,
+// the tile's rows whole vectors, the vectors split evenly over the threads), else 1. The
+// launcher checks alignment (dispatch).
+int copy_vector(const KernelConfig& c, Operand which);
 
 // Empty plan (no offsets) when the tile cannot be split evenly over the block's threads.
 LoadPlan make_load_plan(const KernelConfig& c, Operand which);

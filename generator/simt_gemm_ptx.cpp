@@ -490,13 +490,15 @@ class Emitter {
     const std::string ld = which == Operand::A ? "%lda" : "%ldb";
 
     const std::string bf = r("s32", x + "_bf"), bs = r("s32", x + "_bs");
+    const int units = p.fast_extent / p.copy_vec;  // copies along the stored row
     if (p.tid_wraps) {
-      ins("rem.u32 " + bf + ", %thr, " + num(p.fast_extent));
-      ins("div.u32 " + bs + ", %thr, " + num(p.fast_extent));
+      ins("rem.u32 " + bf + ", %thr, " + num(units));
+      ins("div.u32 " + bs + ", %thr, " + num(units));
     } else {
       ins("mov.u32 " + bf + ", %thr");
       ins("mov.u32 " + bs + ", 0");
     }
+    if (p.copy_vec > 1) ins("mul.lo.u32 " + bf + ", " + bf + ", " + num(p.copy_vec));
     // Base position within the tile in (mn, k) terms.
     const std::string bmn = p.mn_is_row ? bf : bs, bk = p.mn_is_row ? bs : bf;
     // Global element index of the base: row + col * ld, where the mn index carries the tile start.
@@ -539,6 +541,12 @@ class Emitter {
       ins("add.s32 " + tmn + ", " + mnpos + ", " + num(omn));
       ins("setp.lt.s32 " + r("pred", s + "_mnok") + ", " + tmn + ", " + mn_limit);
       ins("add.s32 " + r("s32", s + "_kidx") + ", " + bk + ", " + num(ok));
+      if (p.copy_vec > 1) {  // bytes of the vector inside the matrix (fixed over K)
+        const std::string bytes = r("s32", s + "_bytes");
+        ins("sub.s32 " + bytes + ", " + mn_limit + ", " + tmn);
+        ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
+        ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
+      }
       smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
     }
     // Bytes each slot pointer advances per K-step.
@@ -549,6 +557,7 @@ class Emitter {
       step_[which == Operand::A ? 0 : 1] = st;
     }
     slots_[which == Operand::A ? 0 : 1] = static_cast<int>(p.offsets.size());
+    copy_vec_[which == Operand::A ? 0 : 1] = p.copy_vec;
   }
 
   // Registers holding one slot's prefetched value in storage form.
@@ -922,19 +931,24 @@ class Emitter {
 
   // One K-step tile of an operand by cp.async into the stage at dst + off: elements outside the
   // matrix (or past the K left, %kload) are zero-filled (source size 0, source address the
-  // matrix's start so that no lane points outside it).
+  // matrix's start so that no lane points outside it). Vector copies (copy_vector, along M/N)
+  // read only the part of their vector inside the matrix, its bytes fixed at set-up.
   void copy_tile_async(Operand which, const std::string& dst, int off) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
-    const std::string kind = t_.es == 16 ? "cg" : "ca";
+    const int v = copy_vec_[w], bytes = v * t_.es;
+    const std::string kind = bytes == 16 ? "cg" : "ca";
     for (int j = 0; j < slots_[w]; ++j) {
       const std::string s = x + num(j);
       const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
       ins("setp.lt.and.s32 " + p + ", %" + s + "_kidx, %kload, %" + s + "_mnok");
-      ins("selp.u32 " + size + ", " + num(t_.es) + ", 0, " + p);
+      if (v == 1)
+        ins("selp.u32 " + size + ", " + num(t_.es) + ", 0, " + p);
+      else
+        ins("selp.u32 " + size + ", %" + s + "_bytes, 0, " + p);
       ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
       ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src +
-          "], " + num(t_.es) + ", " + size);
+          "], " + num(bytes) + ", " + size);
     }
   }
 
@@ -1163,6 +1177,7 @@ class Emitter {
   std::vector<int> smem_off_[2];
   std::string step_[2];
   int slots_[2] = {0, 0};
+  int copy_vec_[2] = {1, 1};  // elements per global -> shared copy (copy_vector)
 };
 
 }  // namespace

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0):
+                 fill=0, fill_diag=0, band=0, vc=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -100,11 +100,12 @@ class Case:
         # fill: the kernel's triangular-output variant (KernelConfig::fill, name suffix _tri).
         # band: its triangular-operand variant (KernelConfig::band; fill_diag is then the column
         # offset of op(B)'s triangle, as for a column chunk).
+        # vc: its 16-byte vector copies (KernelConfig::vec_copy; leading dimensions then whole vectors).
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
-                       ("_" + band_name if band else "") + ("_sm80" if sm80 else ""))
+                       ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
-                     (":sm80" if sm80 else ""))
+                     (":vc" if vc else "") + (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -298,6 +299,18 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                         tile[0] + 3 * tile[2] + 1, band=BAND_AL)
                     add("%s %s band B upper" % (o, name), t, o[0], o[1], tile, 4, tile[1] + 5,
                         tile[1] + 3 * tile[2] + 1, band=BAND_BU)
+                # ...and their 16-byte vector copies: every op pair with M, N and K ending mid-vector,
+                # then split-K, a band and a race check (4- and 8-byte types; c64 copies 16 already).
+                if t in "sdc":
+                    for q in ops:
+                        add("%s %s vector copies ragged" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
+                            tile[1] // 2 + 3, 2 * tile[2] * tile[8] + 3, vc=True)
+                    add("%s %s vector copies split-K" % (o, name), t, o[0], o[1], tile, 13, 10, 3 * tile[2] + 1,
+                        kchunk=tile[2], kg=4, vc=True)
+                    add("%s %s vector copies band A lower" % (o, name), t, o[0], o[1], tile, tile[0] + 5, 6,
+                        tile[0] + 3 * tile[2] + 1, band=BAND_AL, vc=True)
+                    add("%s %s vector copies race check" % (o, name), t, o[0], o[1], tile, 9, 7,
+                        (tile[8] + 1) * tile[2] + 3, racecheck=True, vc=True)
         # The sm_80 form of the f64/c64 mma tiles: each op pair, ragged, and a split-K.
         for tile in [x for x in cat[t] if x[6] and t in "dz"]:
             for o in ops:
@@ -395,6 +408,8 @@ MUTATIONS = [
     ("splitk_reduce_s", "@!%v_p_in_fill ret;", "", True, "split-K reduction writes outside the fill"),
     ("mma_z_tn_32x32x8_16x16_s2_tri", "sub.s32 %v_tile_dmin, %v_tile_dmax, 31;", "sub.s32 %v_tile_dmin, %v_tile_dmax, 0;",
      True, "fill: blocks that hold part of the upper triangle skipped"),
+    ("mma_d_nt_64x128x8_32x64_s3_vc", "min.s32 %v_a0_bytes, %v_a0_bytes, 2;", "mov.s32 %v_a0_bytes, 2;", True,
+     "vector copies along M: a vector crossing M's end read whole"),
     ("simt_s_tn_64x64x8_4x4_v4_s3", "cp.async.wait_group 1;", "cp.async.wait_group 2;", True,
      "cp.async: the K loop does not wait for the tile it multiplies"),
     ("mma_d_nt_128x64x8_64x32_s3", "  cp.async.wait_group 1;\n  bar.sync 0;", "  cp.async.wait_group 1;", True,
@@ -432,6 +447,9 @@ def _run_case(c, ptx_dir):
     a_rows, a_cols = (m, k) if c.opa == "n" else (k, m)
     b_rows, b_cols = (k, n) if c.opb == "n" else (n, k)
     lda, ldb, ldc = max(1, a_rows + c.pads[0]), max(1, b_rows + c.pads[1]), max(1, m + c.pads[2])
+    if c.vc:  # vector copies need whole 16-byte vectors per column of A and B (dispatch checks it)
+        v = 16 // ti.es
+        lda, ldb = -(-lda // v) * v, -(-ldb // v) * v
     mem = ptxsim.Memory()
     # A band kernel's triangular operand holds explicit zeros in its other triangle (TRMM's
     # materialised triangle); op indices (i, l) of op(A), (l, j) of op(B).

@@ -17,7 +17,8 @@ What it models:
   * fma.rn.f32 is a*b+c in double then rounded to f32 (exact but for rare double rounding);
     fma.rn.f64 uses math.fma where Python has it (3.13+), else a*b+c in double (two roundings)
   * generic loads/stores (ld without a state space) address global memory
-  * cp.async (global -> shared, 4/8/16 bytes, src-size 0 or whole for zero fill) reads global
+  * cp.async (global -> shared, 4/8/16 bytes, src-size 0, whole or a multiple of 4 between:
+    the rest zero-filled, and only src-size bytes read) reads global
     memory when issued and poisons its destination then (a read before the wait sees 0xFF); the
     data lands when cp.async.wait_group / wait_all retires its group, as a shared store of the
     issuing thread at that moment (so the race check sees a reader that skips the barrier after
@@ -666,7 +667,9 @@ class Kernel:
                 self._shared_put("_cpd", str(size), poison) +
                 ["if _cpz == %d: _cpr = %s(%s)[0]" % (size, gl, src),
                  "elif _cpz == 0: _cpr = bytes(%d)" % size,
-                 "else: raise _SimFault('cp.async with a partial src-size')",
+                 "elif 0 < _cpz < %d and _cpz %% 4 == 0: _cpr = %s(%s, _cpz) + bytes(%d - _cpz)" % (
+                     size, self._need("_GL_part"), src, size),
+                 "else: raise _SimFault('cp.async src-size %d of %d bytes' % (_cpz, " + str(size) + "))",
                  "_cpq.append((_cpd, _cpr))"])
 
     # Statements writing the bytes `raw` to shared address `a` (expressions) as this thread.
@@ -1373,7 +1376,9 @@ def launch(kernel, params, mem, grid, block, racecheck=False, step_limit=1_000_0
             continue
         kind = h[:3]
         fmt = "<" + h[4:]
-        if kind == "_GL":
+        if h == "_GL_part":  # a cp.async's first src-size bytes (checked like any global load)
+            H[h] = lambda addr, nbytes: mem.loader("<%ds" % nbytes)(addr)[0]
+        elif kind == "_GL":
             H[h] = mem.loader(fmt)
         elif kind == "_GS":
             H[h] = mem.storer(fmt)
