@@ -89,7 +89,7 @@ for side in "AB":
         path = os.path.join(logs, "latency-%s-%s.txt" % (side, run))
         if os.path.exists(path):
             for line in open(path):
-                if line.startswith("first-"):
+                if line.startswith(("first-", "repeated", "launch floor")):
                     print("%s %s  %s" % (side, run, line.rstrip()))
 PY
 

@@ -4,14 +4,22 @@
 //     generating the kernel and loading it (the driver JITs the PTX or finds the cubin in its
 //     on-disk cache, CUDA_CACHE_PATH); run twice with the same CUDA_CACHE_PATH to see both;
 //   a repeated shape: host time per call to enqueue a tiny GEMM (batches of 128 calls, each batch
-//     timed without the synchronisation after it), ptxblas and cuBLAS.
+//     timed without the synchronisation after it), ptxblas and cuBLAS; and the same for a bare
+//     cuLaunchKernel of an empty kernel on the same stream (the driver's own floor), so that
+//     ptxblas's time above it is its dispatch overhead (issue 4: at most 1 us for a cached shape).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+
+#include <cuda.h>
+#include <dlfcn.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <vector>
 
 #include "gemm_call.hpp"
@@ -47,19 +55,50 @@ void release(Device& d) {
   CUDA_CHECK(cudaFree(d.c));
 }
 
-// Host microseconds per enqueued call, median over batches.
-double enqueue_us(bench::Impl impl, cublasHandle_t h, cudaStream_t st, const bench::Shape& s, const Device& d,
-                  int batches) {
+// Host microseconds per enqueued call, median over batches of 128.
+double enqueue_us(const std::function<void()>& call, cudaStream_t st, int batches) {
   constexpr int kBatch = 128;
   std::vector<double> per_call;
   for (int b = 0; b < batches; ++b) {
     const auto t0 = Clock::now();
-    for (int i = 0; i < kBatch; ++i) CUBLAS_CHECK(bench::run_gemm(impl, h, s, {d.a, d.b, d.c}));
+    for (int i = 0; i < kBatch; ++i) call();
     per_call.push_back(ms_since(t0) * 1000.0 / kBatch);
     CUDA_CHECK(cudaStreamSynchronize(st));
   }
   std::nth_element(per_call.begin(), per_call.begin() + per_call.size() / 2, per_call.end());
   return per_call[per_call.size() / 2];
+}
+
+double enqueue_us(bench::Impl impl, cublasHandle_t h, cudaStream_t st, const bench::Shape& s, const Device& d,
+                  int batches) {
+  return enqueue_us([&] { CUBLAS_CHECK(bench::run_gemm(impl, h, s, {d.a, d.b, d.c})); }, st, batches);
+}
+
+// An empty kernel enqueued with the driver API, as ptxblas launches its own (the driver is opened
+// with dlopen, as ptxblas does, so that the binary starts without one). NaN when unavailable.
+double launch_floor_us(cudaStream_t st, int batches) {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return std::nan("");
+  using LoadData = CUresult (*)(CUmodule*, const void*);
+  using GetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
+  using Launch = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              CUstream, void**, void**);
+  const auto load = reinterpret_cast<LoadData>(dlsym(lib, "cuModuleLoadData"));
+  const auto get = reinterpret_cast<GetFunction>(dlsym(lib, "cuModuleGetFunction"));
+  const auto launch = reinterpret_cast<Launch>(dlsym(lib, "cuLaunchKernel"));
+  static const char kPtx[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty() { ret; }\n";
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+  if (!load || !get || !launch || load(&mod, kPtx) != CUDA_SUCCESS || get(&fn, mod, "empty") != CUDA_SUCCESS)
+    return std::nan("");
+  const auto stream = reinterpret_cast<CUstream>(st);
+  for (int i = 0; i < 3; ++i) launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr);
+  CUDA_CHECK(cudaStreamSynchronize(st));
+  return enqueue_us(
+      [&] {
+        if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr) != CUDA_SUCCESS) std::abort();
+      },
+      st, batches);
 }
 
 }  // namespace
@@ -116,6 +155,9 @@ int main(int argc, char** argv) {
   const double c = enqueue_us(bench::Impl::Cublas, h, st, tiny, d, batches);
   std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
               p - c, bench::last_ptxblas_call().c_str());
+  const double floor = launch_floor_us(st, batches);
+  std::printf("launch floor (empty kernel, cuLaunchKernel): host us per call %.2f  ptxblas above it %.2f\n", floor,
+              p - floor);
   release(d);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
