@@ -1,7 +1,8 @@
 // The cp.async pipeline (3 or more shared stages, SIMT and mma families; perf notes §28): tiles of
 // every 4-, 8- and 16-byte type forced onto every layout (conjugates included), ragged M, N and K,
 // K far beyond the stages (each stage refilled many times), K splits, beta zero or not, checked
-// against the float64 reference and the real cuBLAS on fresh data with NaN-poisoned C.
+// against the float64 reference and the real cuBLAS on fresh data with NaN-poisoned C; and the
+// same tiles' 16-byte vector copies at ragged edges.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -66,6 +67,54 @@ TEST(AsyncCopy, EveryTileLayoutAndEdgeMatchesTheReference) {
           ++checked;
         }
   std::printf("[ async   ] %d forced calls checked\n", checked);
+}
+
+// 16-byte vector copies (the launcher's `_vc` variant, perf notes §41): leading dimensions of
+// whole vectors so that the launcher takes them, with M, N and K ending mid-vector so that the
+// copies at the matrix's edges read part of a vector and zero-fill the rest, every layout.
+TEST(AsyncCopy, VectorCopiesAtRaggedEdgesMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x7EC5ull);
+  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
+  // Tiles whose A tile splits into 16-byte vectors evenly over their threads (gen::copy_vector).
+  constexpr AsyncCase kVectorCases[] = {
+      {"Sgemm", "simt 128 128 8 8 8 4 1 0 3"}, {"Sgemm", "simt 128 64 8 8 4 4 1 0 4"},
+      {"Dgemm", "mma 64 128 8 32 64 1 1 0 3"},  {"Dgemm", "mma 32 32 16 16 16 1 1 0 3"},
+      {"Cgemm", "simt 64 32 8 4 2 2 1 0 3"},
+  };
+  auto whole_vectors = [&](std::int64_t rows) { return (rows + 3) / 4 * 4 + 4 * static_cast<std::int64_t>(rng() % 2); };
+  int checked = 0, vectored = 0;
+  for (const AsyncCase& c : kVectorCases)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps)
+        for (int rep = 0; rep < 2; ++rep) {
+          std::string forced = c.spec;
+          forced.replace(forced.size() - 5, 1, rep == 1 ? "3" : "1");  // the KG field
+          ForcedTile f(forced);
+          ASSERT_TRUE(f.accepted()) << forced;
+          const Entry& e = entry_named(c.entry);
+          std::uniform_int_distribution<std::int64_t> q(8, 80);
+          Gemm g{ta, tb, 4 * q(rng) + 1 + static_cast<std::int64_t>(rng() % 3), 4 * q(rng) + 3, 4 * q(rng) + 2,
+                 0, 0, 0, {0.75, 0.5}, {0, 0}};
+          if (rep == 1) g.k += 400;
+          if (rng() % 2) g.beta = {-0.5, 0.25};
+          g.lda = whole_vectors(a_rows(g));
+          g.ldb = whole_vectors(b_rows(g));
+          g.ldc = leading_dim(g.m, rng() % 2, rng);
+          const CheckResult r = check_gemm(e, g, h.get(), rng);
+          EXPECT_EQ(r.failure, "") << forced << ": " << describe(e, g) << " -> " << r.kernel;
+          const bool vc = r.kernel.find("_vc") != std::string::npos;
+          // op(A) = A stores A M-contiguous: its copies are vectors. TN stores both K-contiguous.
+          if (ta == CUBLAS_OP_N) {
+            EXPECT_TRUE(vc) << forced << ": " << describe(e, g) << " -> " << r.kernel;
+          } else if (tb == CUBLAS_OP_N) {
+            EXPECT_FALSE(vc) << forced << " -> " << r.kernel;
+          }
+          vectored += vc;
+          ++checked;
+        }
+  std::printf("[ async   ] %d forced calls checked, %d with vector copies\n", checked, vectored);
 }
 
 }  // namespace
