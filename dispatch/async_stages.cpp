@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "load_plan.hpp"
 #include "resources.hpp"
 
 namespace ptxblas::dispatch {
@@ -36,6 +37,17 @@ Plan with_async_stages(Plan p) {
                     (c.data == gen::DataType::F32 && p.kg > 1);
   if (!pays) return p;
   c.stages = 3;
+  if (legal(c)) p.config = c;
+  return p;
+}
+
+Plan with_f32_vector_stages(Plan p) {
+  gen::KernelConfig c = p.config;
+  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || c.stages > 2 || p.kg > 1) return p;
+  c.stages = 3;
+  c.vec_copy = true;
+  if (gen::copy_vector(c, gen::Operand::A) == 1 || gen::copy_vector(c, gen::Operand::B) == 1) return p;
+  c.vec_copy = false;  // the launcher sets it after checking alignment
   if (legal(c)) p.config = c;
   return p;
 }

@@ -16,4 +16,11 @@ namespace ptxblas::dispatch {
 // 227 KiB limit; only blocks at the register file's edge can tip over), else `p` stays.
 Plan with_async_stages(Plan p);
 
+// An unsplit register-staged f32 SIMT plan as three cp.async stages copying 16-byte vectors
+// (vec_copy): such stages ran 5% slower than register staging on S's large squares with
+// element-wise copies (§28) and 2-4% faster with vector copies (§42), so they pay only where the
+// caller has checked that every operand copies in vectors (alignment is per call). Otherwise,
+// and when the lowered configuration is illegal, `p` as it is.
+Plan with_f32_vector_stages(Plan p);
+
 }  // namespace ptxblas::dispatch

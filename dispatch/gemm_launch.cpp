@@ -317,6 +317,10 @@ Outcome run_gemm(const GemmCall& call) {
       plan = fresh_plan(d, ctx, dev, call, top_k);
       if (top_k == 0) g_plans.add(key, plan);
     }
+    // Alignment is the call's, so this lowering comes after the per-problem plan (§42).
+    if (const Plan lowered = with_f32_vector_stages(plan);
+        lowered.config.stages != plan.config.stages && vector_copies_fit(call, lowered))
+      plan = lowered;
   }
   return launch_plan(d, ctx, dev, call, plan);
 }

@@ -39,6 +39,30 @@ TEST(AsyncStages, LowersTheTypesWhereTheyMeasuredFaster) {
   EXPECT_EQ(with_async_stages(plan_of(DataType::F16, Family::Wgmma, 4, 1)).config.stages, 4);
 }
 
+TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithBothOperandsInVectors) {
+  using gen::DataType;
+  using gen::Family;
+  Plan nt = plan_of(DataType::F32, Family::Simt, 2, 1);
+  nt.config.ml = nt.config.nl = 128;  // S's large-square tile: 128x128 of 8x8, runs of 4
+  nt.config.ms = nt.config.ns = 8;
+  nt.config.vec = 4;
+  nt.config.op_a = gen::Op::N;
+  nt.config.op_b = gen::Op::T;
+  EXPECT_EQ(with_f32_vector_stages(nt).config.stages, 3);
+  EXPECT_FALSE(with_f32_vector_stages(nt).config.vec_copy);  // the launcher's to set
+  Plan split = nt;
+  split.kg = 4;  // with_async_stages lowers split plans already
+  EXPECT_EQ(with_f32_vector_stages(split).config.stages, 2);
+  Plan nn = nt;
+  nn.config.op_b = gen::Op::N;  // B stored K-contiguous: no vectors for it
+  EXPECT_EQ(with_f32_vector_stages(nn).config.stages, 2);
+  EXPECT_EQ(with_f32_vector_stages(plan_of(DataType::F64, Family::Mma, 2, 1)).config.stages, 2);
+  EXPECT_EQ(with_f32_vector_stages(plan_of(DataType::C32, Family::Simt, 2, 1)).config.stages, 2);
+  Plan async = nt;
+  async.config.stages = 4;
+  EXPECT_EQ(with_f32_vector_stages(async).config.stages, 4);
+}
+
 TEST(AsyncStages, LoweredPlansAreLegalAndAlmostEveryTileLowers) {
   int checked = 0, kept = 0;
   for (gen::DataType t : {gen::DataType::F64, gen::DataType::C64})
