@@ -56,7 +56,7 @@ CUresult launch(const CudaDriver* d, CUfunction fn, unsigned gx, unsigned gy, un
 // kg > 1: slices into a stream-ordered workspace, then the reduction writes C. C is written only
 // by the reduction, so any failure here leaves C untouched and the call can still be forwarded.
 Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, const Plan& plan,
-                  CUfunction gemm) {
+                  const GemmKernel& gemm) {
   Outcome out;
   CUfunction reduce = cached_reduce_kernel(ctx, call.data, plan.config.scalar_f16, dev.sm, out.detail);
   if (!reduce) return out;
@@ -89,10 +89,9 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
                                       &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag};
   const auto& cfg = plan.config;
-  CUresult r = launch(d, gemm, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
+  CUresult r = launch(d, gemm.fn, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
-                      static_cast<unsigned>(cfg.threads()), call, gp,
-                      static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
+                      static_cast<unsigned>(cfg.threads()), call, gp, gemm.dynamic_smem);
   if (r == CUDA_SUCCESS) {
     const int groups = gen::reduce_groups(call.m * call.n, plan.kg), elems = gen::kReduceThreads / groups;
     r = d->cuLaunchKernel(reduce, static_cast<unsigned>((call.m * call.n + elems - 1) / elems), 1, 1,
@@ -104,11 +103,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
     return out;
   }
   out.served = true;
-  out.detail = describe(plan);
+  out.detail = gemm.name + " kg=" + std::to_string(plan.kg);  // describe(plan), without rebuilding the name
   return out;
 }
 
-Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, CUfunction fn) {
+Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, const GemmKernel& kernel) {
   Outcome out;
   Scalars s = scalars_of(call);
   std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
@@ -136,9 +135,8 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
     void* params[gen::kWgmmaParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
                                            &fill, &fill_diag, &maps[0], &maps[1]};
-    const CUresult r = launch(d, fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
-                              static_cast<unsigned>(cfg.threads()), call, params,
-                              static_cast<unsigned>(gen::dynamic_smem_bytes(cfg)));
+    const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
+                              static_cast<unsigned>(cfg.threads()), call, params, kernel.dynamic_smem);
     if (r != CUDA_SUCCESS) {
       // A failure after the first chunk leaves part of C updated: forwarding would apply beta
       // twice there, so that case is reported as an execution failure instead.
@@ -148,7 +146,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, C
     }
   }
   out.served = true;
-  out.detail = describe(plan);
+  out.detail = kernel.name;  // describe(plan) of an unsplit plan
   return out;
 }
 
@@ -218,9 +216,9 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
   plan.config.vec_copy = vector_copies_fit(call, plan);
-  CUfunction fn = cached_kernel(ctx, plan.config, dev.sm, out.detail);
-  if (!fn) return out;
-  return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, fn) : run_whole(d, call, plan, fn);
+  const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
+  if (!kernel) return out;
+  return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);
 }
 
 namespace {

@@ -1,9 +1,13 @@
 #include "kernel_cache.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "cuda_driver.hpp"
@@ -13,16 +17,53 @@
 namespace ptxblas::dispatch {
 namespace {
 
+// A GEMM configuration's fields as canonical() sees them, each in 16 bits (legal values are far
+// smaller; key_of refuses any that is not), with the context.
+struct GemmKey {
+  CUcontext ctx = nullptr;
+  std::uint64_t tile = 0, kind = 0;
+  bool operator==(const GemmKey&) const = default;
+};
+
+struct GemmKeyHash {
+  std::size_t operator()(const GemmKey& k) const {
+    std::size_t h = std::hash<const void*>{}(k.ctx);
+    for (std::uint64_t v : {k.tile, k.kind}) h = (h ^ std::hash<std::uint64_t>{}(v)) * 0x100000001b3ULL;
+    return h;
+  }
+};
+
+std::optional<GemmKey> key_of(CUcontext ctx, const gen::KernelConfig& config) {
+  const gen::KernelConfig c = gen::canonical(config);
+  const int tile[] = {c.ml, c.nl, c.u, c.ms};
+  const int kind[] = {c.ns, static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
+                                static_cast<int>(c.family) << 12,
+                      c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
+                          c.vec_copy << 15};
+  GemmKey k{ctx, 0, 0};
+  for (int v : tile) {
+    if (v < 0 || v > 0xffff) return std::nullopt;
+    k.tile = k.tile << 16 | static_cast<std::uint64_t>(v);
+  }
+  for (int v : kind) {
+    if (v < 0 || v > 0xffff) return std::nullopt;
+    k.kind = k.kind << 16 | static_cast<std::uint64_t>(v);
+  }
+  return k;
+}
+
 std::shared_mutex g_mutex;
 std::map<std::pair<CUcontext, std::string>, CUfunction> g_kernels;
+std::unordered_map<GemmKey, GemmKernel, GemmKeyHash> g_gemm_kernels;  // nodes: pointers stay valid
 std::map<CUcontext, DeviceInfo> g_devices;
 
 // PTX -> cubin through the driver's JIT (which also keeps its own on-disk cache), into the
 // current context.
 template <class Make>
-CUfunction compile(Make&& make, std::string& error) {
+CUfunction compile(Make&& make, std::string& error, gen::GeneratedKernel* made = nullptr) {
   const CudaDriver* d = cuda_driver();
-  gen::GeneratedKernel k;
+  gen::GeneratedKernel local;
+  gen::GeneratedKernel& k = made ? *made : local;
   try {
     k = make();
   } catch (const std::exception& e) {
@@ -102,9 +143,25 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
   return true;
 }
 
-CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {
-  return cached(
-      ctx, gen::kernel_name(gen::canonical(config)), [&] { return gen::generate_simt_gemm(config, sm); }, error);
+const GemmKernel* cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {
+  const std::optional<GemmKey> key = key_of(ctx, config);
+  if (!key) {
+    error = "configuration outside the kernel cache's ranges: " + gen::kernel_name(config);
+    return nullptr;
+  }
+  {
+    std::shared_lock lock(g_mutex);
+    if (auto it = g_gemm_kernels.find(*key); it != g_gemm_kernels.end()) return &it->second;
+  }
+  // Compiled under the exclusive lock, as in cached().
+  std::unique_lock lock(g_mutex);
+  if (auto it = g_gemm_kernels.find(*key); it != g_gemm_kernels.end()) return &it->second;
+  gen::GeneratedKernel made;
+  CUfunction fn = compile([&] { return gen::generate_simt_gemm(config, sm); }, error, &made);
+  if (!fn) return nullptr;
+  GemmKernel& k = g_gemm_kernels[*key];
+  k = GemmKernel{fn, made.name, static_cast<unsigned>(made.dynamic_smem)};
+  return &k;
 }
 
 CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f16, int sm, std::string& error) {

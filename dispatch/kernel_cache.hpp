@@ -21,9 +21,18 @@ struct DeviceInfo {
 // Device facts of the context (cached per context).
 bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error);
 
-// The compiled GEMM kernel for `config` in context `ctx`. On failure returns nullptr and sets
-// error. Thread safe.
-CUfunction cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error);
+// A compiled GEMM kernel with what its launches need besides the configuration: the name (for
+// the call record) and the dynamic shared memory, both fixed once it is compiled.
+struct GemmKernel {
+  CUfunction fn = nullptr;
+  std::string name;
+  unsigned dynamic_smem = 0;
+};
+
+// The compiled GEMM kernel for `config` in context `ctx`, looked up by the configuration's
+// fields, so that a call finding it builds no name (perf notes §43). On failure returns nullptr
+// and sets error. The kernel stays valid for the process. Thread safe.
+const GemmKernel* cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error);
 
 // The compiled split-K reduction kernel for this data type and scalar storage.
 CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f16, int sm, std::string& error);
