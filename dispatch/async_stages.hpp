@@ -4,6 +4,8 @@
 // plan runs them instead.
 #pragma once
 
+#include <utility>
+
 #include "gemm_call.hpp"
 
 namespace ptxblas::dispatch {
@@ -15,6 +17,10 @@ namespace ptxblas::dispatch {
 // legal (almost always: its stages move to dynamic shared memory, 3 x 48 KiB at most, under the
 // 227 KiB limit; only blocks at the register file's edge can tip over), else `p` stays.
 Plan with_async_stages(Plan p);
+
+// Elements per copy of A and B (gen::copy_vector) were the configuration launched with vector
+// copies; memoised per configuration, for the per-call checks of dispatch.
+std::pair<int, int> copy_vectors(const gen::KernelConfig& c);
 
 // An unsplit register-staged f32 SIMT plan as three cp.async stages copying 16-byte vectors
 // (vec_copy): such stages ran 5% slower than register staging on S's large squares with

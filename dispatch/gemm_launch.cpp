@@ -187,9 +187,7 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
 // Whether the plan's kernel may copy its operands in 16-byte vectors (gen::copy_vector): every
 // operand it would copy so starts 16-byte aligned with a leading dimension of whole vectors.
 bool vector_copies_fit(const GemmCall& call, const Plan& plan) {
-  gen::KernelConfig v = plan.config;
-  v.vec_copy = true;
-  const int va = gen::copy_vector(v, gen::Operand::A), vb = gen::copy_vector(v, gen::Operand::B);
+  const auto [va, vb] = copy_vectors(plan.config);
   if (va == 1 && vb == 1) return false;
   const std::int64_t es = gen::storage_bytes(call.data);
   auto aligned = [es](const void* p, std::int64_t ld) {

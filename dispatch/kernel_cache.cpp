@@ -17,40 +17,18 @@
 namespace ptxblas::dispatch {
 namespace {
 
-// A GEMM configuration's fields as canonical() sees them, each in 16 bits (legal values are far
-// smaller; key_of refuses any that is not), with the context.
+// A GEMM kernel's key: the context and the configuration's fields (gen::config_key).
 struct GemmKey {
   CUcontext ctx = nullptr;
-  std::uint64_t tile = 0, kind = 0;
+  gen::ConfigKey config;
   bool operator==(const GemmKey&) const = default;
 };
 
 struct GemmKeyHash {
   std::size_t operator()(const GemmKey& k) const {
-    std::size_t h = std::hash<const void*>{}(k.ctx);
-    for (std::uint64_t v : {k.tile, k.kind}) h = (h ^ std::hash<std::uint64_t>{}(v)) * 0x100000001b3ULL;
-    return h;
+    return gen::ConfigKeyHash{}(k.config) ^ std::hash<const void*>{}(k.ctx) * 0x9e3779b97f4a7c15ULL;
   }
 };
-
-std::optional<GemmKey> key_of(CUcontext ctx, const gen::KernelConfig& config) {
-  const gen::KernelConfig c = gen::canonical(config);
-  const int tile[] = {c.ml, c.nl, c.u, c.ms};
-  const int kind[] = {c.ns, static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
-                                static_cast<int>(c.family) << 12,
-                      c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
-                          c.vec_copy << 15};
-  GemmKey k{ctx, 0, 0};
-  for (int v : tile) {
-    if (v < 0 || v > 0xffff) return std::nullopt;
-    k.tile = k.tile << 16 | static_cast<std::uint64_t>(v);
-  }
-  for (int v : kind) {
-    if (v < 0 || v > 0xffff) return std::nullopt;
-    k.kind = k.kind << 16 | static_cast<std::uint64_t>(v);
-  }
-  return k;
-}
 
 std::shared_mutex g_mutex;
 std::map<std::pair<CUcontext, std::string>, CUfunction> g_kernels;
@@ -144,22 +122,23 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
 }
 
 const GemmKernel* cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {
-  const std::optional<GemmKey> key = key_of(ctx, config);
-  if (!key) {
+  const std::optional<gen::ConfigKey> config_key = gen::config_key(config);
+  if (!config_key) {
     error = "configuration outside the kernel cache's ranges: " + gen::kernel_name(config);
     return nullptr;
   }
+  const GemmKey key{ctx, *config_key};
   {
     std::shared_lock lock(g_mutex);
-    if (auto it = g_gemm_kernels.find(*key); it != g_gemm_kernels.end()) return &it->second;
+    if (auto it = g_gemm_kernels.find(key); it != g_gemm_kernels.end()) return &it->second;
   }
   // Compiled under the exclusive lock, as in cached().
   std::unique_lock lock(g_mutex);
-  if (auto it = g_gemm_kernels.find(*key); it != g_gemm_kernels.end()) return &it->second;
+  if (auto it = g_gemm_kernels.find(key); it != g_gemm_kernels.end()) return &it->second;
   gen::GeneratedKernel made;
   CUfunction fn = compile([&] { return gen::generate_simt_gemm(config, sm); }, error, &made);
   if (!fn) return nullptr;
-  GemmKernel& k = g_gemm_kernels[*key];
+  GemmKernel& k = g_gemm_kernels[key];
   k = GemmKernel{fn, made.name, static_cast<unsigned>(made.dynamic_smem)};
   return &k;
 }

@@ -1,6 +1,7 @@
 #include "kernel_config.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "load_plan.hpp"
 
@@ -73,6 +74,30 @@ KernelConfig canonical(KernelConfig c) {
   }
   if (c.data != DataType::F16) c.scalar_f16 = false;
   return c;
+}
+
+std::size_t ConfigKeyHash::operator()(const ConfigKey& k) const {
+  return std::hash<std::uint64_t>{}(k.tile) * 0x100000001b3ULL ^ std::hash<std::uint64_t>{}(k.kind);
+}
+
+std::optional<ConfigKey> config_key(const KernelConfig& config) {
+  const KernelConfig c = canonical(config);
+  const int tile[] = {c.ml, c.nl, c.u, c.ms};
+  const int kind[] = {c.ns,
+                      static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
+                          static_cast<int>(c.family) << 12,
+                      c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
+                          c.vec_copy << 15};
+  ConfigKey k;
+  for (int v : tile) {
+    if (v < 0 || v > 0xffff) return std::nullopt;
+    k.tile = k.tile << 16 | static_cast<std::uint64_t>(v);
+  }
+  for (int v : kind) {
+    if (v < 0 || v > 0xffff) return std::nullopt;
+    k.kind = k.kind << 16 | static_cast<std::uint64_t>(v);
+  }
+  return k;
 }
 
 std::string kernel_name(const KernelConfig& c) {

@@ -2,7 +2,9 @@
 // are launch arguments, so one compiled kernel serves every problem of its family.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ptxblas::gen {
@@ -89,7 +91,19 @@ int dynamic_smem_bytes(const KernelConfig& c);
 int wgmma_staging_column_bytes(const KernelConfig& c);
 int wgmma_barrier_offset(const KernelConfig& c);
 
-// Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4"; also the cache key.
+// Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4".
 std::string kernel_name(const KernelConfig& c);
+
+// Every field of canonical(c) packed in two words, for the caches dispatch consults on every
+// call, where building kernel_name costs ~170 ns. Equal keys mean equal kernels. nullopt when a
+// field does not fit its 16 bits (no legal configuration comes near).
+struct ConfigKey {
+  std::uint64_t tile = 0, kind = 0;
+  bool operator==(const ConfigKey&) const = default;
+};
+struct ConfigKeyHash {
+  std::size_t operator()(const ConfigKey& k) const;
+};
+std::optional<ConfigKey> config_key(const KernelConfig& c);
 
 }  // namespace ptxblas::gen

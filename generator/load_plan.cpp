@@ -59,23 +59,18 @@ int copy_vector(const KernelConfig& c, Operand which) {
   const int es = storage_bytes(c.data);
   if (!c.vec_copy || !async_copy(c) || (es != 4 && es != 8)) return 1;
   const int v = 16 / es;
-  const Op op = which == Operand::A ? c.op_a : c.op_b;
-  const bool mn_is_row = which == Operand::A ? op == Op::N : op != Op::N;
-  const int mn_extent = which == Operand::A ? c.ml : c.nl;
-  // Only operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory
-  // (make_load_layout): one stored K-contiguous lands [k][mn] in SIMT kernels (no contiguous
-  // run) and [mn][k] in mma ones, where K vectors lost 4-11% on D's deepbench shapes (perf
-  // notes §41), so it keeps one element per copy.
-  if (!mn_is_row) return 1;
-  const int fast = mn_extent, slow = c.u;
-  if (fast % v != 0) return 1;  // whole vectors
-  const int threads = c.threads(), units = fast / v;
-  if (threads <= 0 || units * slow < threads || units * slow % threads != 0) return 1;
-  if (threads % units != 0 && units % threads != 0) return 1;
-  // The shared rows' padding keeps vectors 16-byte aligned (make_load_layout's strides).
   KernelConfig scalar = c;
   scalar.vec_copy = false;
   const LoadPlan l = make_load_layout(scalar, which);
+  // Only operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory:
+  // one stored K-contiguous lands [k][mn] in SIMT kernels (no contiguous run) and [mn][k] in mma
+  // ones, where K vectors lost 4-11% on D's deepbench shapes (perf notes §41), so it keeps one
+  // element per copy.
+  if (!l.mn_is_row || l.fast_extent % v != 0) return 1;  // and whole vectors
+  const int threads = c.threads(), units = l.fast_extent / v;
+  if (threads <= 0 || units * l.slow_extent < threads || units * l.slow_extent % threads != 0) return 1;
+  if (threads % units != 0 && units % threads != 0) return 1;
+  // The shared rows' padding keeps vectors 16-byte aligned.
   if (l.smem_stride * shared_bytes(c) % 16 != 0) return 1;
   return v;
 }
