@@ -937,9 +937,7 @@ class Emitter {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
     const int v = copy_vec_[w], bytes = v * t_.es;
-    // Through L1 (.ca) but for c64's single elements (.cg, as measured for Z): vectors kept .ca
-    // where blocks share operand panels (perf notes §44).
-    const std::string kind = t_.es == 16 ? "cg" : "ca";
+    const std::string kind = bytes == 16 ? "cg" : "ca";
     for (int j = 0; j < slots_[w]; ++j) {
       const std::string s = x + num(j);
       const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
