@@ -51,7 +51,8 @@ Plan with_f32_vector_stages(Plan p) {
   gen::KernelConfig c = p.config;
   if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || c.stages > 2 || p.kg > 1) return p;
   c.stages = 3;
-  if (const auto [va, vb] = copy_vectors(c); va == 1 || vb == 1) return p;  // the launcher sets vec_copy
+  // One operand in vectors is enough (§45); the launcher sets vec_copy when the call is aligned.
+  if (const auto [va, vb] = copy_vectors(c); va == 1 && vb == 1) return p;
   if (legal(c)) p.config = c;
   return p;
 }

@@ -16,13 +16,16 @@ const std::vector<Tile>& tile_catalog(DataType t) {
   // 256-thread block per SM). With three cp.async stages Z's oracle moved on to 64x64 blocks of
   // 64x16 warp tiles wherever they fill a wave (§35: 2048^2 +10%, K = 32 panels +20%), and D's to
   // 64x128 blocks of 32x64 warp tiles where K is deep (§37; first for every K, it cost LAPACK's
-  // K <= 256 panels 10%, §29).
+  // K <= 256 panels 10%, §29). c32's tiles took two stages only after they were measured (§46:
+  // +3-9% on 64x64 blocks from 512x4096x512 to 4096^2, within ±2% on the narrower ones).
   constexpr Family M = Family::Mma;
   constexpr bool P = true;
   static const std::vector<Tile> f32 = {{128, 128, 8, 8, 8, 4, Family::Simt, false, 2},
                                         {64, 64, 8, 4, 4, 4, Family::Simt, false, 2},
                                         {32, 32, 8, 2, 2, 2, Family::Simt, false, 2}};
-  static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2}, {64, 32, 8, 4, 2, 2}, {32, 32, 8, 2, 2, 2}};
+  static const std::vector<Tile> c32 = {{64, 64, 8, 4, 4, 2, Family::Simt, false, 2},
+                                        {64, 32, 8, 4, 2, 2, Family::Simt, false, 2},
+                                        {32, 32, 8, 2, 2, 2, Family::Simt, false, 2}};
   static const std::vector<Tile> f64 = {{64, 128, 8, 32, 64, 1, M, false, 3, 1024},
                                         {128, 64, 8, 64, 32, 1, M, false, 1},
                                         {64, 64, 16, 32, 32, 1, M, false, 1},

@@ -3,6 +3,8 @@
 // assumes without checking (it runs on every call).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "async_stages.hpp"
 #include "param_space.hpp"
 #include "resources.hpp"
@@ -39,7 +41,7 @@ TEST(AsyncStages, LowersTheTypesWhereTheyMeasuredFaster) {
   EXPECT_EQ(with_async_stages(plan_of(DataType::F16, Family::Wgmma, 4, 1)).config.stages, 4);
 }
 
-TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithBothOperandsInVectors) {
+TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) {
   using gen::DataType;
   using gen::Family;
   Plan nt = plan_of(DataType::F32, Family::Simt, 2, 1);
@@ -54,8 +56,24 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithBothOperandsInVector
   split.kg = 4;  // with_async_stages lowers split plans already
   EXPECT_EQ(with_f32_vector_stages(split).config.stages, 2);
   Plan nn = nt;
-  nn.config.op_b = gen::Op::N;  // B stored K-contiguous: no vectors for it
-  EXPECT_EQ(with_f32_vector_stages(nn).config.stages, 2);
+  nn.config.op_b = gen::Op::N;  // B stored K-contiguous: A's vectors alone lower it (§45)
+  EXPECT_EQ(with_f32_vector_stages(nn).config.stages, 3);
+  Plan tt = nt;
+  tt.config.op_a = gen::Op::T;  // A stored K-contiguous: B's vectors alone
+  EXPECT_EQ(with_f32_vector_stages(tt).config.stages, 3);
+  Plan tn = nt;
+  tn.config.op_a = gen::Op::T;
+  tn.config.op_b = gen::Op::N;  // neither operand M/N-contiguous: nothing to copy in vectors
+  EXPECT_EQ(with_f32_vector_stages(tn).config.stages, 2);
+  Plan narrow = nn;
+  narrow.config.ml = narrow.config.nl = 32;  // S's 32x32 of 2x2, runs of 2: no 16-byte vectors
+  narrow.config.ms = narrow.config.ns = 2;
+  narrow.config.vec = 2;
+  EXPECT_EQ(with_f32_vector_stages(narrow).config.stages, 2);
+  gen::KernelConfig narrow3 = narrow.config;
+  narrow3.stages = 3;
+  EXPECT_TRUE(gen::why_illegal(narrow3).empty());  // kept for its copies, not for legality
+  EXPECT_EQ(copy_vectors(narrow3), std::make_pair(1, 1));
   EXPECT_EQ(with_f32_vector_stages(plan_of(DataType::F64, Family::Mma, 2, 1)).config.stages, 2);
   EXPECT_EQ(with_f32_vector_stages(plan_of(DataType::C32, Family::Simt, 2, 1)).config.stages, 2);
   Plan async = nt;
