@@ -18,6 +18,8 @@ namespace {
 constexpr std::int64_t kMinSliceK = 128;  // no slice shallower than this
 constexpr std::int64_t kMinSliceFullWave = 768;  // nor than this where the tiles fill the SMs alone
 constexpr int kMaxSlices = 256;
+// wgmma's slices on a deep reduction whose blocks leave SMs idle even in 2048-deep slices (§49).
+constexpr std::int64_t kWgmmaFillSliceK = 512;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -138,6 +140,14 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
     kg = std::min(whole_waves(resident_per_sm(data, scalar_f16, pick)),
                   whole_waves(resident_per_sm(data, scalar_f16, pick, static_cast<int>(kg), true)));
   }
+  // wgmma on a deep reduction onto a C of a few tiles (K at least 16 times M and N), split in 8 or
+  // more 2048-deep slices already, whose blocks leave SMs idle: shallower slices, down to
+  // kWgmmaFillSliceK, until the blocks give every SM one (oracle and A/B, perf notes §49: H
+  // 32x32x60000 in 29 slices 8.1 TFLOP/s, in 105 9.7; 64x64x20000 in 9 slices 11.3, in 35 14.0;
+  // 256x256x60000's 16 tiles keep their 16 slices, a wave of two per SM; 64x64x4096 lost 7% going
+  // from 2 slices to 8, hence the 8).
+  if (wgmma && kg >= 8 && blocks > 0 && k >= 16 * std::max(m, n) && blocks * kg < sms)
+    kg = std::max(kg, std::min({sms / blocks, k / kWgmmaFillSliceK, std::int64_t{kMaxSlices}}));
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
   // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%
   // faster unsplit; linpack-512's 32x32 blocks still want slices).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
+#include <vector>
 
 #include "ptx_types.hpp"
 #include "ptx_writer.hpp"
@@ -48,11 +49,13 @@ class HelperEmitter {
     return a;
   }
 
-  void load(const Value& v, const std::string& addr) {
+  // guard: an optional predicate ("%p" loads only where it holds, "" always).
+  void load(const Value& v, const std::string& addr, const std::string& guard = "") {
+    const std::string g = guard.empty() ? "" : "@" + guard + " ";
     if (t_.cplx)
-      ins("ld.global.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
+      ins(g + "ld.global.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
     else
-      ins("ld.global." + t_.ct + " " + v.re + ", [" + addr + "]");
+      ins(g + "ld.global." + t_.ct + " " + v.re + ", [" + addr + "]");
   }
   void store(const Value& v, const std::string& addr) {
     if (t_.cplx)
@@ -290,8 +293,11 @@ std::string inverse_name(DataType data, bool lower, bool unit, int width) {
 // (j, l); X is zero where the triangle is, so the two never meet), and the diagonal's reciprocals
 // sit apart. So no thread ever writes what another reads and the solve needs no barrier: thread j
 // runs its substitution alone, reading rows of the triangle (consecutive, conflict-free) and its
-// own row, four terms at a time into four running sums (the chain of a 128-wide block's first
-// column is ~8000 terms long: its latency, not the work, is the kernel's time).
+// own row, eight terms at a time into eight running sums, the last group's missing terms left
+// zero (the chain of a 128-wide block's first column is ~8000 terms long: its latency, not
+// the work, is the kernel's time; one-by-one remainders were ~20% of it). The load phase keeps
+// eight of its row's loads in flight (one at a time, it waited ~128 global-memory latencies:
+// perf notes §48).
 //   lower: X(i, j) = (delta_ij - sum_{l=j}^{i-1} T(i, l) X(l, j)) / T(i, i), i = j .. w - 1
 //   upper: X(i, j) = (delta_ij - sum_{l=i+1}^{j} T(i, l) X(l, j)) / T(i, i), i = j .. 0
 // Loads and stores walk columns with consecutive rows across threads (coalesced). In the solve
@@ -320,7 +326,7 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   e.ins("mad.lo.s64 %dst, %boff64, " + num(t.es) + ", %dst");
   e.ins("mov.u32 " + e.r("s32", "j") + ", %tid.x");
   e.ins("setp.lt.s32 " + e.r("pred", "p_row") + ", %j, %n");
-  constexpr int kSums = 4;
+  constexpr int kSums = 8, kLoads = 8;  // widths are multiples of both
   const Value v = e.value("v"), d = e.value("d");
   Value sums[kSums], tv[kSums], xv[kSums];
   for (int k = 0; k < kSums; ++k) {
@@ -337,11 +343,12 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
     else
       e.ins("st.shared." + t.ct + " [" + addr + "], " + val.re);
   };
-  auto smem_load = [&](const Value& val, const std::string& addr) {
+  auto smem_load = [&](const Value& val, const std::string& addr, const std::string& guard = "") {
+    const std::string g = guard.empty() ? "" : "@" + guard + " ";
     if (t.cplx)
-      e.ins("ld.shared.v2." + t.ct + " {" + val.re + ", " + val.im + "}, [" + addr + "]");
+      e.ins(g + "ld.shared.v2." + t.ct + " {" + val.re + ", " + val.im + "}, [" + addr + "]");
     else
-      e.ins("ld.shared." + t.ct + " " + val.re + ", [" + addr + "]");
+      e.ins(g + "ld.shared." + t.ct + " " + val.re + ", [" + addr + "]");
   };
   // address of tile element (row, col)
   auto tile_at = [&](const std::string& name, const std::string& row, const std::string& col) {
@@ -353,18 +360,25 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   const std::string c = e.r("s32", "c");
 
   // Thread j loads row j: T(j, c) on the stored side of the diagonal (zero elsewhere and past w),
-  // and 1 / T(j, j) into the diagonal's array.
+  // kLoads columns per step with their loads all in flight, and 1 / T(j, j) into the diagonal's
+  // array.
   e.ins("mov.s32 " + c + ", 0");
   e.label("L_load");
-  e.set(v, t.zero, t.zero);
-  e.ins(std::string("setp.") + (lower ? "gt" : "lt") + ".s32 " + e.r("pred", "p_tri") + ", %j, " + c);
-  e.ins("setp.lt.and.s32 %p_tri, " + c + ", %n, %p_tri");
-  e.ins("and.pred %p_tri, %p_tri, %p_row");
-  e.ins("@!%p_tri bra L_have");
-  e.load(v, e.address("src_at", "%src", "%lds", "%j", c));
-  e.label("L_have");
-  smem_store(tile_at("t_at", "%j", c), v);
-  e.ins("add.s32 " + c + ", " + c + ", 1");
+  std::vector<Value> lv;
+  std::vector<std::string> cols;
+  for (int q = 0; q < kLoads; ++q) {
+    const std::string cq = e.r("s32", "c" + num(q)), pq = e.r("pred", "p_tri" + num(q));
+    lv.push_back(e.value("lv" + num(q)));
+    cols.push_back(cq);
+    e.ins("add.s32 " + cq + ", " + c + ", " + num(q));
+    e.set(lv.back(), t.zero, t.zero);
+    e.ins(std::string("setp.") + (lower ? "gt" : "lt") + ".s32 " + pq + ", %j, " + cq);
+    e.ins("setp.lt.and.s32 " + pq + ", " + cq + ", %n, " + pq);
+    e.ins("and.pred " + pq + ", " + pq + ", %p_row");
+    e.load(lv.back(), e.address("src_at" + num(q), "%src", "%lds", "%j", cq), pq);
+  }
+  for (int q = 0; q < kLoads; ++q) smem_store(tile_at("t_at" + num(q), "%j", cols[q]), lv[q]);
+  e.ins("add.s32 " + c + ", " + c + ", " + num(kLoads));
   e.ins("setp.lt.s32 " + e.r("pred", "p_more") + ", " + c + ", " + num(width));
   e.ins("@%p_more bra L_load");
   if (!unit) {  // the unit diagonal is implicitly 1 and never read
@@ -399,42 +413,48 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
     e.ins("add.s32 " + hi + ", %j, 1");
   }
   // T(i, l) and X(l, j) at (j, l) for l in [lo, hi): kSums terms at a time into as many running
-  // sums (their loads all in flight, their FMAs independent), then the rest one by one.
-  const std::string l = e.r("s32", "l"), last = e.r("s32", "last");
+  // sums (their loads all in flight, their FMAs independent), then one last group whose terms
+  // past hi are not loaded but left zero (no one-by-one remainder, and no read of what another
+  // thread writes: past hi the tile holds other columns' X).
+  const std::string l = e.r("s32", "l"), last = e.r("s32", "last"), left = e.r("s32", "left");
   e.ins("mov.u32 " + pt + ", " + tile_at("pt0", i, lo));
   e.ins("mov.u32 " + px + ", " + tile_at("px0", "%j", lo));
   e.ins("mov.s32 " + l + ", " + lo);
   e.ins("sub.s32 " + last + ", " + hi + ", " + num(kSums - 1));
+  auto group = [&](bool guarded) {
+    if (guarded) e.ins("sub.s32 " + left + ", " + hi + ", " + l);
+    for (int k = 0; k < kSums; ++k) {
+      std::string pk;
+      if (guarded) {
+        pk = e.r("pred", "p_term" + num(k));
+        e.ins("setp.gt.s32 " + pk + ", " + left + ", " + num(k));
+        e.set(tv[k], t.zero, t.zero);
+        e.set(xv[k], t.zero, t.zero);
+      }
+      smem_load(tv[k], pt + "+" + num(k * t.cb), pk);
+      smem_load(xv[k], px + "+" + num(k * t.cb), pk);
+    }
+    for (int k = 0; k < kSums; ++k) e.mul_sub(sums[k], tv[k], xv[k]);
+  };
   e.label("L_dot_many");
   e.ins("setp.ge.s32 " + e.r("pred", "p_few") + ", " + l + ", " + last);
-  e.ins("@%p_few bra L_dot_one");
-  for (int k = 0; k < kSums; ++k) {
-    smem_load(tv[k], pt + "+" + num(k * t.cb));
-    smem_load(xv[k], px + "+" + num(k * t.cb));
-  }
-  for (int k = 0; k < kSums; ++k) e.mul_sub(sums[k], tv[k], xv[k]);
+  e.ins("@%p_few bra L_dot_last");
+  group(false);
   e.ins("add.u32 " + pt + ", " + pt + ", " + num(kSums * t.cb));
   e.ins("add.u32 " + px + ", " + px + ", " + num(kSums * t.cb));
   e.ins("add.s32 " + l + ", " + l + ", " + num(kSums));
   e.ins("bra L_dot_many");
-  e.label("L_dot_one");
+  e.label("L_dot_last");
   e.ins("setp.ge.s32 " + e.r("pred", "p_dot_done") + ", " + l + ", " + hi);
   e.ins("@%p_dot_done bra L_dot_end");
-  smem_load(tv[0], pt);
-  smem_load(xv[0], px);
-  e.mul_sub(sums[0], tv[0], xv[0]);
-  e.ins("add.u32 " + pt + ", " + pt + ", " + num(t.cb));
-  e.ins("add.u32 " + px + ", " + px + ", " + num(t.cb));
-  e.ins("add.s32 " + l + ", " + l + ", 1");
-  e.ins("bra L_dot_one");
+  group(true);
   e.label("L_dot_end");
   auto add_into = [&](const Value& acc, const Value& other) {
     e.ins("add." + t.ct + " " + acc.re + ", " + acc.re + ", " + other.re);
     if (t.cplx) e.ins("add." + t.ct + " " + acc.im + ", " + acc.im + ", " + other.im);
   };
-  add_into(sums[0], sums[1]);
-  add_into(sums[2], sums[3]);
-  add_into(sums[0], sums[2]);
+  for (int step = 1; step < kSums; step *= 2)
+    for (int k = 0; k + step < kSums; k += 2 * step) add_into(sums[k], sums[k + step]);
   const std::string xi_at = tile_at("xi_at", "%j", i);
   if (unit) {
     smem_store(xi_at, sums[0]);

@@ -178,9 +178,14 @@ TEST(Heuristic, WgmmaSplitsOnlyDeepReductions) {
   const Plan ica = wg(256, 256, 60000);  // 16 blocks of 64x64, two per SM: one wave of slices
   EXPECT_EQ(ica.config.ml * ica.config.nl, 64 * 64);
   EXPECT_EQ(ica.kg, 16);
+  // A C of a few tiles on a deep K: slices down to 512 until the blocks give each SM one (§49).
   const Plan tiny = wg(64, 64, 60000);
-  EXPECT_EQ(tiny.kg, 29);
-  EXPECT_GE(tiny.kchunk, 2048);
+  EXPECT_EQ(tiny.kg, 105);  // 117 slices of 512 wanted, rounded up to whole 64-deep K-steps: 576
+  EXPECT_EQ(tiny.kchunk, 576);
+  const Plan four = wg(128, 128, 60000);
+  EXPECT_EQ(four.kg * 4, 132);
+  EXPECT_EQ(wg(64, 64, 20000).kg, 35);  // 39 slices of 512 wanted, 576 deep
+  EXPECT_EQ(wg(64, 64, 4096).kg, 2);    // 2048-deep slices while they are fewer than 8
 }
 
 TEST(Heuristic, WgmmaShallowKTakesSmallTwoStageBlocks) {
