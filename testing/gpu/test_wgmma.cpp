@@ -107,5 +107,25 @@ TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
       }
 }
 
+// A deep reduction onto a C of one tile: the 2048-deep slices would leave most SMs idle, so the
+// dispatcher takes shallower ones (perf notes §49); the many-slice split must still match the
+// reference (ragged M, N, K; beta not zero).
+TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x49D2ull);
+  const Entry& e = entry_named("Hgemm");
+  Gemm g{CUBLAS_OP_N, CUBLAS_OP_T, 40, 56, 30001, 0, 0, 0, {1, 0}, {0.5, 0}};
+  g.lda = aligned_ld(a_rows(g), rng);
+  g.ldb = aligned_ld(b_rows(g), rng);
+  g.ldc = g.m;
+  const CheckResult r = check_gemm(e, g, h.get(), rng);
+  EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+  ASSERT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+  const std::size_t at = r.kernel.find(" kg=");
+  ASSERT_NE(at, std::string::npos) << r.kernel;
+  EXPECT_GT(std::stoi(r.kernel.substr(at + 4)), 30001 / 2048) << r.kernel;
+}
+
 }  // namespace
 }  // namespace gputest
