@@ -140,6 +140,9 @@ def build_cases():
                 for width in (64, 128) if t != "z" else (64,):
                     add("%s%s W=%d n=%d" % (lu, us, width, width + 6), "i", t, width + 6, width + 6,
                         lower=lower, unit=unit, width=width)
+                # A second 128-wide block wider than half of it (a ragged 100-wide block).
+                if t in ("s", "d"):
+                    add("%s%s W=128 n=228" % (lu, us), "i", t, 228, 228, lower=lower, unit=unit, width=128)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
