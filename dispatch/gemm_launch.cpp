@@ -305,18 +305,16 @@ Outcome run_gemm(const GemmCall& call) {
     // stream capture, where nothing is timed, is benchmarked on a later call).
     const int top_k = benchmark_top_k();
     const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16};
-    std::optional<Plan> known;
+    std::optional<ProblemPlans> known;
     if (top_k == 0) known = g_plans.find(key);
-    if (known) {
-      plan = *known;
-    } else {
-      plan = fresh_plan(d, ctx, dev, call, top_k);
-      if (top_k == 0) g_plans.add(key, plan);
+    if (!known) {
+      const Plan fresh = fresh_plan(d, ctx, dev, call, top_k);
+      known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
+      if (top_k == 0) g_plans.add(key, *known);
     }
-    // Alignment is the call's, so this lowering comes after the per-problem plan (§42).
-    if (const Plan lowered = with_f32_vector_stages(plan);
-        lowered.config.stages != plan.config.stages && vector_copies_fit(call, lowered))
-      plan = lowered;
+    // The lowering is the problem's, whether its vectors run is the call's alignment (§42).
+    const bool lowered = known->vector_stages.config.stages != known->plan.config.stages;
+    plan = lowered && vector_copies_fit(call, known->vector_stages) ? known->vector_stages : known->plan;
   }
   return launch_plan(d, ctx, dev, call, plan);
 }

@@ -11,16 +11,16 @@ std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
   return h ^ static_cast<std::size_t>(k.scalar_f16);
 }
 
-std::optional<Plan> PlanCache::find(const PlanKey& key) const {
+std::optional<ProblemPlans> PlanCache::find(const PlanKey& key) const {
   std::shared_lock lock(mutex_);
   if (auto it = plans_.find(key); it != plans_.end()) return it->second;
   return std::nullopt;
 }
 
-void PlanCache::add(const PlanKey& key, const Plan& plan) {
+void PlanCache::add(const PlanKey& key, const ProblemPlans& plans) {
   std::unique_lock lock(mutex_);
   if (plans_.size() >= kMaxEntries) plans_.clear();
-  plans_.insert_or_assign(key, plan);
+  plans_.insert_or_assign(key, plans);
 }
 
 std::size_t PlanCache::size() const {

@@ -1,8 +1,8 @@
 // The final plan of a GEMM call's model or heuristic path, kept per context and problem while
 // first-sight benchmarks are off: a repeated shape then skips plan_gemm, the cp.async lowering
 // and the picker's lookup (0.1-0.25 us per call, a quarter of a cached shape's 1 us dispatch
-// budget; perf notes §38). Plans depend on the device only through its SM count and model, both
-// fixed per context.
+// budget; perf notes §38), and f32's vector-stage lowering (~80 ns per call, §45 follow-up).
+// Plans depend on the device only through its SM count and model, both fixed per context.
 #pragma once
 
 #include <cstddef>
@@ -27,18 +27,24 @@ struct PlanKeyHash {
   std::size_t operator()(const PlanKey& k) const;
 };
 
+// A problem's plan and its f32 vector-stage form (with_f32_vector_stages; the plan itself where
+// that lowering does not apply), which a call runs when its alignment lets the vectors run.
+struct ProblemPlans {
+  Plan plan, vector_stages;
+};
+
 class PlanCache {
  public:
   // Beyond this many problems the cache starts over (a program sweeping shapes stays bounded).
   static constexpr std::size_t kMaxEntries = 1 << 16;
 
-  std::optional<Plan> find(const PlanKey& key) const;
-  void add(const PlanKey& key, const Plan& plan);
+  std::optional<ProblemPlans> find(const PlanKey& key) const;
+  void add(const PlanKey& key, const ProblemPlans& plans);
   std::size_t size() const;
 
  private:
   mutable std::shared_mutex mutex_;
-  std::unordered_map<PlanKey, Plan, PlanKeyHash> plans_;
+  std::unordered_map<PlanKey, ProblemPlans, PlanKeyHash> plans_;
 };
 
 }  // namespace ptxblas::dispatch

@@ -1,5 +1,5 @@
-// The dispatcher's plan cache: a plan comes back for its own key only, and the cache stays
-// bounded.
+// The dispatcher's plan cache: a problem's plans come back for its own key only, and the cache
+// stays bounded.
 #include <gtest/gtest.h>
 
 #include "plan_cache.hpp"
@@ -7,11 +7,13 @@
 namespace ptxblas::dispatch {
 namespace {
 
-Plan plan_with_kg(int kg) {
+ProblemPlans plan_with_kg(int kg) {
   Plan p;
   p.kg = kg;
   p.kchunk = 64 * kg;
-  return p;
+  Plan lowered = p;
+  lowered.config.stages = 3;
+  return {p, lowered};
 }
 
 TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
@@ -21,8 +23,9 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   EXPECT_FALSE(cache.find(key));
   cache.add(key, plan_with_kg(3));
   ASSERT_TRUE(cache.find(key));
-  EXPECT_EQ(cache.find(key)->kg, 3);
-  EXPECT_EQ(cache.find(key)->kchunk, 192);
+  EXPECT_EQ(cache.find(key)->plan.kg, 3);
+  EXPECT_EQ(cache.find(key)->plan.kchunk, 192);
+  EXPECT_EQ(cache.find(key)->vector_stages.config.stages, 3);  // kept beside the plan
 
   PlanKey other = key;
   other.problem.k = 301;
@@ -38,7 +41,7 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   EXPECT_FALSE(cache.find(other));
 
   cache.add(key, plan_with_kg(5));  // a newer plan replaces the old one
-  EXPECT_EQ(cache.find(key)->kg, 5);
+  EXPECT_EQ(cache.find(key)->plan.kg, 5);
   EXPECT_EQ(cache.size(), 1u);
 }
 
@@ -53,7 +56,7 @@ TEST(PlanCache, StartsOverWhenFull) {
   key.problem.m = 0;
   cache.add(key, plan_with_kg(2));
   EXPECT_EQ(cache.size(), 1u);
-  EXPECT_EQ(cache.find(key)->kg, 2);
+  EXPECT_EQ(cache.find(key)->plan.kg, 2);
 }
 
 }  // namespace
