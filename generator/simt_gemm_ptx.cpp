@@ -547,6 +547,12 @@ class Emitter {
         ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
         ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
       }
+      if (unbounded_copies()) {  // %x_inner: every slot's copy lies wholly inside M (N)
+        const std::string inner = r("pred", x + "_inner"), end = r("s32", x + "_mnend");
+        if (j == 0) ins("setp.eq.s32 " + inner + ", 0, 0");
+        ins("add.s32 " + end + ", " + tmn + ", " + num(p.copy_vec));
+        ins("setp.le.and.s32 " + inner + ", " + end + ", " + mn_limit + ", " + inner);
+      }
       smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
     }
     // Bytes each slot pointer advances per K-step.
@@ -913,8 +919,12 @@ class Emitter {
     ins("bar.sync 0");
     ins("add.u32 " + da + ", %a_sbase, " + la);
     ins("add.u32 " + db + ", %b_sbase, " + lb);
-    copy_tile_async(Operand::A, da, 0);
-    copy_tile_async(Operand::B, db, 0);
+    if (!unbounded_copies()) {
+      copy_tile_async(Operand::A, da, 0);
+      copy_tile_async(Operand::B, db, 0);
+    } else {
+      copy_step_async(da, db);
+    }
     next_async_copy();
     next_stage(la, lb);
     ins("add.u32 " + ra_ + ", %ra, " + ca);
@@ -950,6 +960,39 @@ class Emitter {
       ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src +
           "], " + num(bytes) + ", " + size);
     }
+  }
+
+  // mma kernels only: S's SIMT loops lost up to 9% with the branch (lapack-4096: ptxas kept
+  // the K counters out of uniform registers and could not hoist the step's shared loads above
+  // the reconvergence point), D's gained 3-7% (perf notes §51).
+  bool unbounded_copies() const { return async_copy(c_) && mma_; }
+
+  // The loop's copies of the next K-step: a thread whose copies all lie inside M and N, refilling
+  // a K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy
+  // predicate, source clamp or source size (~8 of D's ~10 instructions per copy, §51).
+  void copy_step_async(const std::string& da, const std::string& db) {
+    const std::string fast = r("pred", "p_copy_fast");
+    ins("setp.ge.and.s32 " + fast + ", %kload, " + num(c_.u) + ", %a_inner");
+    ins("and.pred " + fast + ", " + fast + ", %b_inner");
+    ins("@!" + fast + " bra L_copy_checked");
+    copy_tile_async_inside(Operand::A, da);
+    copy_tile_async_inside(Operand::B, db);
+    ins("bra.uni L_copy_done");
+    w_.label("L_copy_checked");
+    copy_tile_async(Operand::A, da, 0);
+    copy_tile_async(Operand::B, db, 0);
+    w_.label("L_copy_done");
+  }
+
+  // copy_tile_async for a thread whose copies all lie inside the matrix and K (no zero fill).
+  void copy_tile_async_inside(Operand which, const std::string& dst) {
+    const std::string x = which == Operand::A ? "a" : "b";
+    const int w = which == Operand::A ? 0 : 1;
+    const int bytes = copy_vec_[w] * t_.es;
+    const std::string kind = bytes == 16 ? "cg" : "ca";
+    for (int j = 0; j < slots_[w]; ++j)
+      ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j]) + "], [%" + x + num(j) +
+          "_ptr], " + num(bytes));
   }
 
   void next_async_copy() {
