@@ -149,11 +149,11 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
   if (wgmma && kg >= 8 && blocks > 0 && k >= 16 * std::max(m, n) && blocks * kg < sms)
     kg = std::max(kg, std::min({sms / blocks, k / kWgmmaFillSliceK, std::int64_t{kMaxSlices}}));
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
-  // gain, unless K is deep next to C or the blocks are small (D, H linpack-1024 and -2048: 10-35%
-  // faster unsplit; linpack-512's 32x32 blocks still want slices).
+  // gain, unless K is deep next to C (D, H linpack-1024 and -2048: 10-35% faster unsplit). Small
+  // blocks no longer split either since their copies run cp.async (D linpack-512: 32x32 blocks
+  // in 2 slices 14.1 TFLOP/s, unsplit 18.2 in report 7be43719's oracle; perf notes §52).
   if (!simt && blocks >= full_wave &&
-      static_cast<double>(k) < 4 * std::sqrt(static_cast<double>(m) * static_cast<double>(n)) &&
-      pick.ml * pick.nl * k >= (std::int64_t{2} << 20))
+      static_cast<double>(k) < 4 * std::sqrt(static_cast<double>(m) * static_cast<double>(n)))
     kg = 1;
   return plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, pick, static_cast<int>(std::max<std::int64_t>(kg, 1)));
 }
