@@ -547,13 +547,12 @@ class Emitter {
         ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
         ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
       }
-      if (unbounded_copies()) {  // %x_inner: every slot's copy lies wholly inside M (N)
-        const std::string inner = r("pred", x + "_inner"), end = r("s32", x + "_mnend");
-        if (j == 0) ins("setp.eq.s32 " + inner + ", 0, 0");
-        ins("add.s32 " + end + ", " + tmn + ", " + num(p.copy_vec));
-        ins("setp.le.and.s32 " + inner + ", " + end + ", " + mn_limit + ", " + inner);
-      }
       smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
+    }
+    if (unbounded_copies()) {  // %x_inner: the block's tile lies wholly inside M (N), so do its copies
+      const std::string end = r("s32", x + "_mnend");
+      ins("add.s32 " + end + ", " + mn0 + ", " + num(p.mn_extent));
+      ins("setp.le.s32 " + r("pred", x + "_inner") + ", " + end + ", " + mn_limit);
     }
     // Bytes each slot pointer advances per K-step.
     step_[which == Operand::A ? 0 : 1] = p.mn_is_row ? "" : num(static_cast<long long>(c_.u) * t_.es);
@@ -962,19 +961,20 @@ class Emitter {
     }
   }
 
-  // mma kernels only: S's SIMT loops lost up to 9% with the branch (lapack-4096: ptxas kept
-  // the K counters out of uniform registers and could not hoist the step's shared loads above
-  // the reconvergence point), D's gained 3-7% (perf notes §51).
+  // mma kernels only: with the block-uniform branch S's SIMT squares gained 6-7% but S ica-64
+  // lost 9% and its K = 32 updates 6% (perf notes §55); their loops keep the checked copies.
   bool unbounded_copies() const { return async_copy(c_) && mma_; }
 
-  // The loop's copies of the next K-step: a thread whose copies all lie inside M and N, refilling
-  // a K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy
-  // predicate, source clamp or source size (~8 of D's ~10 instructions per copy, §51).
+  // The loop's copies of the next K-step: a block whose tile lies inside M and N, refilling a
+  // K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy
+  // predicate, source clamp or source size (~8 of D's ~10 instructions per copy, §51). The
+  // condition is the block's, so the branch is uniform: no reconvergence point for ptxas to
+  // schedule around (a per-thread one cost S's SIMT loops up to 9% and D's edge blocks 1-3%, §55).
   void copy_step_async(const std::string& da, const std::string& db) {
     const std::string fast = r("pred", "p_copy_fast");
     ins("setp.ge.and.s32 " + fast + ", %kload, " + num(c_.u) + ", %a_inner");
     ins("and.pred " + fast + ", " + fast + ", %b_inner");
-    ins("@!" + fast + " bra L_copy_checked");
+    ins("@!" + fast + " bra.uni L_copy_checked");
     copy_tile_async_inside(Operand::A, da);
     copy_tile_async_inside(Operand::B, db);
     ins("bra.uni L_copy_done");

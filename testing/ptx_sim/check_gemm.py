@@ -299,6 +299,11 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                         tile[0] + 3 * tile[2] + 1, band=BAND_AL)
                     add("%s %s band B upper" % (o, name), t, o[0], o[1], tile, 4, tile[1] + 5,
                         tile[1] + 3 * tile[2] + 1, band=BAND_BU)
+                # ...and a block whose tile lies inside M and N (the others at the edges), with K
+                # deep enough that its loop refills whole K-steps: the unbounded copies (§51).
+                for q in ops:
+                    add("%s %s interior block" % (q, name), t, q[0], q[1], tile, tile[0] + 5, tile[1] + 3,
+                        (tile[8] + 2) * tile[2] + 3, vc=t in "sdc")
                 # ...and their 16-byte vector copies: every op pair with M, N and K ending mid-vector,
                 # then split-K, a band and a race check (4- and 8-byte types; c64 copies 16 already).
                 if t in "sdc":
