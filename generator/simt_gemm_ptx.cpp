@@ -547,9 +547,15 @@ class Emitter {
         ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
         ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
       }
+      if (unbounded_copies() && t_.cplx) {  // c64: %x_inner per thread, every slot's copy inside M (N)
+        const std::string inner = r("pred", x + "_inner"), end = r("s32", x + "_mnend");
+        if (j == 0) ins("setp.eq.s32 " + inner + ", 0, 0");
+        ins("add.s32 " + end + ", " + tmn + ", " + num(p.copy_vec));
+        ins("setp.le.and.s32 " + inner + ", " + end + ", " + mn_limit + ", " + inner);
+      }
       smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
     }
-    if (unbounded_copies()) {  // %x_inner: the block's tile lies wholly inside M (N), so do its copies
+    if (unbounded_copies() && !t_.cplx) {  // %x_inner: the block's tile lies inside M (N), so do its copies
       const std::string end = r("s32", x + "_mnend");
       ins("add.s32 " + end + ", " + mn0 + ", " + num(p.mn_extent));
       ins("setp.le.s32 " + r("pred", x + "_inner") + ", " + end + ", " + mn_limit);
@@ -970,11 +976,13 @@ class Emitter {
   // predicate, source clamp or source size (~8 of D's ~10 instructions per copy, §51). The
   // condition is the block's, so the branch is uniform: no reconvergence point for ptxas to
   // schedule around (a per-thread one cost S's SIMT loops up to 9% and D's edge blocks 1-3%, §55).
+  // c64 keeps the per-thread condition: its rank-k (triangular) kernels read 5% slower with the
+  // uniform one in report b03c7c9b (not yet A/B'd).
   void copy_step_async(const std::string& da, const std::string& db) {
     const std::string fast = r("pred", "p_copy_fast");
     ins("setp.ge.and.s32 " + fast + ", %kload, " + num(c_.u) + ", %a_inner");
     ins("and.pred " + fast + ", " + fast + ", %b_inner");
-    ins("@!" + fast + " bra.uni L_copy_checked");
+    ins("@!" + fast + (t_.cplx ? " bra" : " bra.uni") + " L_copy_checked");
     copy_tile_async_inside(Operand::A, da);
     copy_tile_async_inside(Operand::B, db);
     ins("bra.uni L_copy_done");
