@@ -73,6 +73,7 @@ KernelConfig canonical(KernelConfig c) {
     if (c.op_b == Op::C) c.op_b = Op::T;
   }
   if (c.data != DataType::F16) c.scalar_f16 = false;
+  if (c.family != Family::Simt || c.stages <= 2) c.unbounded = false;  // mma: always; no cp.async: moot
   return c;
 }
 
@@ -87,7 +88,8 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
-                          c.vec_copy << 15};
+                          c.vec_copy << 15,
+                      static_cast<int>(c.unbounded)};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -116,6 +118,7 @@ std::string kernel_name(const KernelConfig& c) {
   static const char* const kBandSuffix[] = {"", "_band_al", "_band_au", "_band_bl", "_band_bu"};  // kBand*
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];
   if (c.vec_copy) s += "_vc";
+  if (canonical(c).unbounded) s += "_ub";
   return s;
 }
 

@@ -53,6 +53,11 @@ struct KernelConfig {
   // element per copy. Like fill, a variant the launcher asks for, when the operands' addresses
   // and leading dimensions keep every vector 16-byte aligned (load_plan.hpp copy_vector).
   bool vec_copy = false;
+  // cp.async stages of a SIMT kernel: a block whose tile lies inside M and N refills whole K-steps
+  // without bounds checks (mma kernels always do, perf notes §51/§55). A variant, not a tuning
+  // parameter: S's squares gained 5-7% with it, its deep split and K = 32 plans lost up to 9%, so
+  // only the f32 vector-stage lowering (dispatch/async_stages.cpp), whose plans gained, asks for it.
+  bool unbounded = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

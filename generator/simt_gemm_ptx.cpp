@@ -967,9 +967,10 @@ class Emitter {
     }
   }
 
-  // mma kernels only: with the block-uniform branch S's SIMT squares gained 6-7% but S ica-64
-  // lost 9% and its K = 32 updates 6% (perf notes §55); their loops keep the checked copies.
-  bool unbounded_copies() const { return async_copy(c_) && mma_; }
+  // mma kernels always; SIMT kernels when the configuration asks (KernelConfig::unbounded: with
+  // the block-uniform branch S's squares gained 5-7%, S ica-64 lost 9% and its K = 32 updates 6%,
+  // perf notes §55).
+  bool unbounded_copies() const { return async_copy(c_) && (mma_ || c_.unbounded); }
 
   // The loop's copies of the next K-step: a block whose tile lies inside M and N, refilling a
   // K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy

@@ -52,6 +52,11 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) 
   nt.config.op_b = gen::Op::T;
   EXPECT_EQ(with_f32_vector_stages(nt).config.stages, 3);
   EXPECT_FALSE(with_f32_vector_stages(nt).config.vec_copy);  // the launcher's to set
+  // Its plans copy without bounds checks inside the matrix (§55); split plans, lowered by
+  // with_async_stages, keep the checked copies, and so does an unlowered plan's name.
+  EXPECT_TRUE(with_f32_vector_stages(nt).config.unbounded);
+  EXPECT_EQ(gen::kernel_name(with_f32_vector_stages(nt).config), "simt_s_nt_128x128x8_8x8_v4_s3_ub");
+  EXPECT_FALSE(with_async_stages(plan_of(DataType::F32, Family::Simt, 2, 4)).config.unbounded);
   Plan split = nt;
   split.kg = 4;  // with_async_stages lowers split plans already
   EXPECT_EQ(with_f32_vector_stages(split).config.stages, 2);

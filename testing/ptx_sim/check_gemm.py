@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -101,11 +101,12 @@ class Case:
         # band: its triangular-operand variant (KernelConfig::band; fill_diag is then the column
         # offset of op(B)'s triangle, as for a column chunk).
         # vc: its 16-byte vector copies (KernelConfig::vec_copy; leading dimensions then whole vectors).
+        # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
-                       ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_sm80" if sm80 else ""))
+                       ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
-                     (":vc" if vc else "") + (":sm80" if sm80 else ""))
+                     (":vc" if vc else "") + (":ub" if ub else "") + (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -304,6 +305,9 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 for q in ops:
                     add("%s %s interior block" % (q, name), t, q[0], q[1], tile, tile[0] + 5, tile[1] + 3,
                         (tile[8] + 2) * tile[2] + 3, vc=t in "sdc")
+                    if not tile[6]:  # SIMT: the variant that copies unbounded there too
+                        add("%s %s interior block unbounded" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
+                            tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=True)
                 # ...and their 16-byte vector copies: every op pair with M, N and K ending mid-vector,
                 # then split-K, a band and a race check (4- and 8-byte types; c64 copies 16 already).
                 if t in "sdc":
@@ -431,6 +435,9 @@ MUTATIONS = [
     ("mma_d_nt_64x128x8_32x64_s3_vc", "setp.ge.and.s32 %v_p_copy_fast, %v_kload, 8, %v_a_inner;",
      "setp.ge.and.s32 %v_p_copy_fast, %v_kload, 1, %v_a_inner;", True,
      "cp.async: unbounded copies on a K-step that ends past K (no zero fill)"),
+    ("simt_s_nt_64x64x8_4x4_v4_s3_vc_ub", "setp.ge.and.s32 %v_p_copy_fast, %v_kload, 8, %v_a_inner;",
+     "setp.ge.and.s32 %v_p_copy_fast, %v_kload, 1, %v_a_inner;", True,
+     "SIMT unbounded copies on a K-step that ends past K (no zero fill)"),
     ("mma_d_nt_64x128x8_32x64_s3_vc", "[%v_b_sdst+2112], [%v_b1_ptr], 16;", "[%v_b_sdst+2112], [%v_b0_ptr], 16;",
      True, "cp.async: an unbounded copy reads another slot's source"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",

@@ -139,6 +139,8 @@ GeneratedKernel generate(const std::string& spec) {
       c.fill = true;
     else if (f[i] == "vc")
       c.vec_copy = true;
+    else if (f[i] == "ub")
+      c.unbounded = true;
     else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
       const std::string which = f[i].substr(5);
       c.band = which == "al" ? kBandALower : which == "au" ? kBandAUpper : which == "bl" ? kBandBLower
