@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
+#include <utility>
 
 #include "cuda_driver.hpp"
 #include "gemm_call.hpp"
@@ -197,9 +199,10 @@ bool vector_copies_fit(const GemmCall& call, const Plan& plan) {
   return vb == 1 || aligned(call.b, call.ldb);
 }
 
-}  // namespace
-
-Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
+// launch_plan, with the call's vector-copy decision already made where `vectors` holds one
+// (run_gemm makes it when it picks the f32 vector-stage form, §42: not looked up twice per call).
+Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan,
+                       std::optional<bool> vectors) {
   Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
@@ -213,10 +216,16 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
-  plan.config.vec_copy = vector_copies_fit(call, plan);
+  plan.config.vec_copy = vectors ? *vectors : vector_copies_fit(call, plan);
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);
+}
+
+}  // namespace
+
+Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
+  return launch_decided(d, ctx, dev, call, std::move(plan), std::nullopt);
 }
 
 namespace {
@@ -291,6 +300,7 @@ Outcome run_gemm(const GemmCall& call) {
   DeviceInfo dev;
   if (!prepare(call, d, ctx, dev, out)) return out;
   Plan plan;
+  std::optional<bool> vectors;  // whether its copies run in vectors, where decided here
   if (t_forced) {
     plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t_forced->tile,
                           t_forced->kg);
@@ -314,9 +324,14 @@ Outcome run_gemm(const GemmCall& call) {
     }
     // The lowering is the problem's, whether its vectors run is the call's alignment (§42).
     const bool lowered = known->vector_stages.config.stages != known->plan.config.stages;
-    plan = lowered && vector_copies_fit(call, known->vector_stages) ? known->vector_stages : known->plan;
+    if (lowered && vector_copies_fit(call, known->vector_stages)) {
+      plan = known->vector_stages;
+      vectors = true;
+    } else {
+      plan = known->plan;
+    }
   }
-  return launch_plan(d, ctx, dev, call, plan);
+  return launch_decided(d, ctx, dev, call, std::move(plan), vectors);
 }
 
 Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan) {

@@ -12,6 +12,8 @@ namespace ptxblas::gen {
 namespace {
 
 std::string num(long long v) { return std::to_string(v); }
+// The prefix that predicates an instruction on `guard` ("" when there is none).
+std::string guarded(const std::string& guard) { return guard.empty() ? "" : "@" + guard + " "; }
 
 void require_blas3_type(DataType t) {
   if (t == DataType::F16 || t == DataType::BF16)
@@ -51,7 +53,7 @@ class HelperEmitter {
 
   // guard: an optional predicate ("%p" loads only where it holds, "" always).
   void load(const Value& v, const std::string& addr, const std::string& guard = "") {
-    const std::string g = guard.empty() ? "" : "@" + guard + " ";
+    const std::string g = guarded(guard);
     if (t_.cplx)
       ins(g + "ld.global.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, [" + addr + "]");
     else
@@ -344,7 +346,7 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
       e.ins("st.shared." + t.ct + " [" + addr + "], " + val.re);
   };
   auto smem_load = [&](const Value& val, const std::string& addr, const std::string& guard = "") {
-    const std::string g = guard.empty() ? "" : "@" + guard + " ";
+    const std::string g = guarded(guard);
     if (t.cplx)
       e.ins(g + "ld.shared.v2." + t.ct + " {" + val.re + ", " + val.im + "}, [" + addr + "]");
     else

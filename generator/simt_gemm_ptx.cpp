@@ -952,7 +952,6 @@ class Emitter {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
     const int v = copy_vec_[w], bytes = v * t_.es;
-    const std::string kind = bytes == 16 ? "cg" : "ca";
     for (int j = 0; j < slots_[w]; ++j) {
       const std::string s = x + num(j);
       const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
@@ -962,8 +961,8 @@ class Emitter {
       else
         ins("selp.u32 " + size + ", %" + s + "_bytes, 0, " + p);
       ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
-      ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src +
-          "], " + num(bytes) + ", " + size);
+      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src + "], " + num(bytes) + ", " +
+          size);
     }
   }
 
@@ -997,11 +996,14 @@ class Emitter {
   void copy_tile_async_inside(Operand which, const std::string& dst) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
-    const int bytes = copy_vec_[w] * t_.es;
-    const std::string kind = bytes == 16 ? "cg" : "ca";
     for (int j = 0; j < slots_[w]; ++j)
-      ins("cp.async." + kind + ".shared.global [" + dst + "+" + num(smem_off_[w][j]) + "], [%" + x + num(j) +
-          "_ptr], " + num(bytes));
+      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j]) + "], [%" + x + num(j) + "_ptr], " +
+          num(copy_vec_[w] * t_.es));
+  }
+
+  // The copy instruction of operand w's slots: 16 bytes bypass L1 (.cg), smaller copies must not.
+  std::string cp_async(int w) const {
+    return std::string("cp.async.") + (copy_vec_[w] * t_.es == 16 ? "cg" : "ca") + ".shared.global";
   }
 
   void next_async_copy() {
