@@ -161,4 +161,10 @@ CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool un
       [&] { return gen::generate_triangular_inverse(data, lower, unit, width, sm); }, error);
 }
 
+CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int half, int sm, std::string& error) {
+  return cached(
+      ctx, gen::doubling_name(data, lower, half), [&] { return gen::generate_inverse_doubling(data, lower, half, sm); },
+      error);
+}
+
 }  // namespace ptxblas::dispatch

@@ -41,5 +41,7 @@ CUfunction cached_reduce_kernel(CUcontext ctx, gen::DataType data, bool scalar_f
 CUfunction cached_helper(CUcontext ctx, const gen::MatrixHelper& helper, int sm, std::string& error);
 CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool unit, int width, int sm,
                           std::string& error);
+// The inverse doubling kernel (2 half wide from half wide inverses, matrix_helpers_ptx.hpp).
+CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int half, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

@@ -14,6 +14,15 @@
 //   rows [W b, W b + w) of dst (an n x W strip), columns [0, w) = inverse of the triangle of
 //   src's diagonal block at (W b, W b), w = min(W, n - W b) (zeros in its other triangle).
 //   With n <= W and one block: dst (n x n) = inverse of src's triangle.
+// Inverse doubling (inverse_doubling_ptx.cpp), the 2H-wide inverses from the H-wide ones (H in
+// kInverseWidths), 256 threads:
+//   params: u64 a, s64 lda, u64 half, s64 ldh, u64 dst, s64 ldd, s32 n
+//   grid:   x = H / doubling_strip_width(data, H), y = ceil(n / 2H); dynamic shared memory:
+//           doubling_smem_bytes(data, H) (32 KB at most)
+//   half: the n x H strip the H-wide inverse wrote of a's triangle; rows [2H p, 2H p + w) of dst
+//   (an n x 2H strip), columns [0, w), w = min(2H, n - 2H p) = the inverse of a's diagonal block
+//   at (2H p, 2H p) (zeros in its other triangle). a is read in the stored off-diagonal blocks
+//   only.
 #pragma once
 
 #include <string>
@@ -37,6 +46,8 @@ inline constexpr int kHelperThreads = 256;
 inline constexpr int kHelperParamCount = 8;
 inline constexpr int kInverseWidths[] = {32, 64, 128};
 inline constexpr int kInverseParamCount = 5;
+inline constexpr int kDoublingThreads = 256;
+inline constexpr int kDoublingParamCount = 7;
 
 std::string helper_name(const MatrixHelper& h);
 GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm);
@@ -46,5 +57,11 @@ int inverse_smem_bytes(DataType data, int width);
 int max_inverse_width(DataType data, int smem_limit);
 std::string inverse_name(DataType data, bool lower, bool unit, int width);
 GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit, int width, int sm);
+
+// Columns of the off-diagonal block one doubling block makes (its grid's x = half / this).
+int doubling_strip_width(DataType data, int half);
+int doubling_smem_bytes(DataType data, int half);
+std::string doubling_name(DataType data, bool lower, int half);
+GeneratedKernel generate_inverse_doubling(DataType data, bool lower, int half, int sm);
 
 }  // namespace ptxblas::gen

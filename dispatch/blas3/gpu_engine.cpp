@@ -16,6 +16,7 @@ namespace {
 using blas3::Diag;
 using blas3::EngineError;
 using blas3::MatView;
+using blas3::Scratch;
 using blas3::Scalar;
 using blas3::Uplo;
 
@@ -33,10 +34,11 @@ class GpuEngine final : public blas3::Engine {
         d_(cuda_driver()),
         // The widest inverse kernel whose tile fits this device's shared memory per block (H100:
         // S, D, C 128, Z 64); at least the 32-wide one, whose tile fits the 48 KB of any device.
-        max_inverse_(std::max(gen::max_inverse_width(t, dev.max_smem_optin), gen::max_inverse_width(t, 48 * 1024))) {}
+        max_kernel_(std::max(gen::max_inverse_width(t, dev.max_smem_optin), gen::max_inverse_width(t, 48 * 1024))) {}
 
   gen::DataType data() const override { return t_; }
-  std::int64_t max_inverse() const override { return max_inverse_; }
+  // Twice the widest kernel's: wider blocks are doubled from its inverses (perf notes §57).
+  std::int64_t max_inverse() const override { return 2 * max_kernel_; }
   std::string summary() const override { return first_gemm_.empty() ? "helper kernels" : first_gemm_ + " + helpers"; }
 
   void gemm(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
@@ -94,34 +96,36 @@ class GpuEngine final : public blas3::Engine {
   void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
                               MatView w) override {
     if (n == 0) return;
-    // Blocks of one kernel's width, or a single block (n <= bs) in the narrowest kernel holding it.
-    int width = 0;
-    for (int kw : gen::kInverseWidths) {
-      if (kw <= max_inverse() && (n > bs ? kw == bs : kw >= n)) {
-        width = kw;
-        break;
-      }
-    }
-    if (width == 0) {
-      std::string widths;
-      for (int kw : gen::kInverseWidths) widths += (widths.empty() ? "" : ", ") + std::to_string(kw);
-      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (kernels of " + widths +
-                        " rows, at most " + std::to_string(max_inverse()) + ")");
-    }
     if (n > INT32_MAX) throw EngineError("invert_diagonal_blocks beyond 32-bit sizes");
-    std::string why;
-    CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, width, dev_.sm, why);
-    if (!fn) throw EngineError(why);
-    std::uint64_t src = reinterpret_cast<std::uint64_t>(a.p), dst = reinterpret_cast<std::uint64_t>(w.p);
-    std::int64_t lds = a.ld, ldd = w.ld;
-    std::int32_t n32 = static_cast<std::int32_t>(n);
-    void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
-    const auto blocks = static_cast<unsigned>((n + width - 1) / width);
-    launch(fn, blocks, 1, static_cast<unsigned>(width), params,
-           static_cast<unsigned>(gen::inverse_smem_bytes(t_, width)));
-    note_write(w);
+    // Blocks of one kernel's width, or a single block (n <= bs) in the narrowest kernel holding it.
+    for (int kw : gen::kInverseWidths)
+      if (kw <= max_kernel_ && (n > bs ? kw == bs : kw >= n)) return invert_with_kernel(uplo, diag, n, kw, a, w);
+    // Twice a kernel's width: that kernel's inverses into scratch, then doubled into w.
+    const bool lower = uplo == Uplo::Lower;
+    for (int kw : gen::kInverseWidths) {
+      if (kw > max_kernel_ || 2 * kw != bs || n <= kw) continue;
+      const std::int64_t pairs = (n + bs - 1) / bs;
+      if (pairs > kMaxGridY) throw EngineError("invert_diagonal_blocks: more than 65535 doubled blocks");
+      Scratch half(*this, n, kw);
+      invert_with_kernel(uplo, diag, n, kw, a, half.view());
+      std::string why;
+      CUfunction fn = cached_doubling(ctx_, t_, lower, kw, dev_.sm, why);
+      if (!fn) throw EngineError(why);
+      std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), hp = reinterpret_cast<std::uint64_t>(half.view().p),
+                    wp = reinterpret_cast<std::uint64_t>(w.p);
+      std::int64_t lda = a.ld, ldh = half.view().ld, ldw = w.ld;
+      std::int32_t n32 = static_cast<std::int32_t>(n);
+      void* params[gen::kDoublingParamCount] = {&ap, &lda, &hp, &ldh, &wp, &ldw, &n32};
+      launch(fn, static_cast<unsigned>(kw / gen::doubling_strip_width(t_, kw)), static_cast<unsigned>(pairs),
+             gen::kDoublingThreads, params, static_cast<unsigned>(gen::doubling_smem_bytes(t_, kw)));
+      note_write(w);
+      return;
+    }
+    std::string widths;
+    for (int kw : gen::kInverseWidths) widths += (widths.empty() ? "" : ", ") + std::to_string(kw);
+    throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (kernels of " + widths +
+                      " rows, at most " + std::to_string(max_kernel_) + ", or twice one)");
   }
-
 
  private:
   // One GEMM step through the dispatcher; fill and band as in GemmCall.
@@ -176,6 +180,21 @@ class GpuEngine final : public blas3::Engine {
     note_write(dst);
   }
 
+  // The `width`-wide inverse kernel over every diagonal block of width (one block when n <= width).
+  void invert_with_kernel(Uplo uplo, Diag diag, std::int64_t n, int width, MatView a, MatView w) {
+    std::string why;
+    CUfunction fn = cached_inverse(ctx_, t_, uplo == Uplo::Lower, diag == Diag::Unit, width, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    std::uint64_t src = reinterpret_cast<std::uint64_t>(a.p), dst = reinterpret_cast<std::uint64_t>(w.p);
+    std::int64_t lds = a.ld, ldd = w.ld;
+    std::int32_t n32 = static_cast<std::int32_t>(n);
+    void* params[gen::kInverseParamCount] = {&src, &lds, &dst, &ldd, &n32};
+    const auto blocks = static_cast<unsigned>((n + width - 1) / width);
+    launch(fn, blocks, 1, static_cast<unsigned>(width), params,
+           static_cast<unsigned>(gen::inverse_smem_bytes(t_, width)));
+    note_write(w);
+  }
+
   // A destination outside every live scratch allocation is the caller's memory.
   void note_write(MatView dst) {
     const auto p = reinterpret_cast<CUdeviceptr>(dst.p);
@@ -199,7 +218,7 @@ class GpuEngine final : public blas3::Engine {
   using Range = std::pair<CUdeviceptr, std::size_t>;
   std::vector<Range> scratch_;
   bool wrote_caller_ = false;
-  int max_inverse_;
+  int max_kernel_;  // the widest inverse kernel this device runs
 };
 
 }  // namespace

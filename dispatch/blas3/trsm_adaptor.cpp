@@ -1,5 +1,5 @@
 // TRSM, recursive: B is scaled by alpha once; the triangle is split in halves (whole leaves of
-// nb, up to 128 on the GPU), the half the triangle dictates is solved first, the other half of B
+// nb, up to 256 on the GPU), the half the triangle dictates is solved first, the other half of B
 // is updated with one large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i (a banded GEMM:
 // the inverse is triangular), with every leaf's inverse taken up front in one engine step (on
 // the GPU one launch; the many small launches of per-leaf inverses were most of TRSM's time,
@@ -87,9 +87,10 @@ struct Trsm {
 }  // namespace
 
 // As wide as blk.nb and the engine allow (fewer, larger steps: the GPU's TRSM is bound by host
-// time per step, perf-notes §16, §18, §31), as a power of two from 32 on (the GPU's inverse
-// kernels are 32, 64 and 128 wide), and halved down to 32 while the triangle is shorter than 4
-// such leaves, since a W-wide inverse's substitution is a chain of ~W^2 / 2 dependent steps.
+// time per step, perf-notes §16, §18, §31, and its small steps run far below GEMM speed, §57), as
+// a power of two from 32 on (the GPU's inverse kernels are 32, 64 and 128 wide, and doubled
+// once), and halved down to 32 while the triangle is shorter than 4 such leaves, since a W-wide
+// inverse's substitution is a chain of ~W^2 / 2 dependent steps.
 std::int64_t trsm_leaf_width(std::int64_t dim, std::int64_t nb, std::int64_t max_inverse) {
   nb = std::min(nb, max_inverse);
   if (nb > 32) nb = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(nb)));

@@ -111,6 +111,10 @@ TYPED_TEST(Trsm, LuFactorWithWideLeaves) {
 // The widest leaves the engine and blk.nb allow (powers of two from 32 on), halved towards 32 while
 // the triangle is shorter than 4 of them.
 TEST(TrsmLeafWidth, WidestWithFourLeaves) {
+  EXPECT_EQ(trsm_leaf_width(4096, 256, 256), 256);  // the GPU's default: 128-wide inverses doubled
+  EXPECT_EQ(trsm_leaf_width(1024, 256, 256), 256);
+  EXPECT_EQ(trsm_leaf_width(1023, 256, 256), 128);
+  EXPECT_EQ(trsm_leaf_width(4096, 256, 128), 128);  // Z on the GPU
   EXPECT_EQ(trsm_leaf_width(4096, 128, 128), 128);
   EXPECT_EQ(trsm_leaf_width(512, 128, 128), 128);
   EXPECT_EQ(trsm_leaf_width(511, 128, 128), 64);
@@ -118,7 +122,7 @@ TEST(TrsmLeafWidth, WidestWithFourLeaves) {
   EXPECT_EQ(trsm_leaf_width(255, 128, 128), 32);
   EXPECT_EQ(trsm_leaf_width(100, 128, 128), 32);
   EXPECT_EQ(trsm_leaf_width(20, 128, 128), 20);  // one leaf
-  EXPECT_EQ(trsm_leaf_width(4096, 128, 64), 64);  // Z on the GPU
+  EXPECT_EQ(trsm_leaf_width(4096, 128, 64), 64);
   EXPECT_EQ(trsm_leaf_width(4096, 3, 128), 3);
   EXPECT_EQ(trsm_leaf_width(4096, 100, 128), 64);  // a blocking the GPU's kernels cannot take
   EXPECT_EQ(trsm_leaf_width(4096, 48, 128), 32);

@@ -461,8 +461,11 @@ TYPED_TEST(Blas3, TrmmAndTrsm) {
     for (cublasFillMode_t uplo : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
       for (cublasOperation_t trans : {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C})
         for (cublasDiagType_t diag : {CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT})
-          // TRSM leaves: 32 wide (dim < 256), 64 (300, 260) and 128 (600, 530; Z: 64)
-          for (auto [m, n] : {std::pair{1, 1}, {45, 70}, {300, 40}, {33, 260}, {600, 24}, {20, 530}}) {
+          // TRSM leaves: 32 wide (dim < 256), 64 (300, 260), 128 (600, 530; Z: 128 doubled from 64,
+          // the last pair 88 and 18 wide) and 256 doubled from 128 (1100: a lone 76-wide last
+          // block; 1224: a last pair of 128 + 72; Z: 128)
+          for (auto [m, n] : {std::pair{1, 1}, {45, 70}, {300, 40}, {33, 260}, {600, 24}, {20, 530}, {1100, 8},
+                              {8, 1224}}) {
             const int dim = side == CUBLAS_SIDE_LEFT ? m : n;
             Mat<T> a = triangular<T>(dim, uplo, diag, this->g_), b(m, n);
             for (int j = 0; j < n; ++j)

@@ -46,13 +46,21 @@ MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
 TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
 
-KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse"}
+KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling"}
+COMPUTE_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
+
+
+def doubling_strip_width(t, half):
+    """generator/inverse_doubling_ptx.cpp doubling_strip_width()."""
+    return min(16, 32768 // (2 * half * COMPUTE_BYTES[t]))
 
 
 def kernel_name(kind, t, lower, herm, unit, width=32):
     """generator/matrix_helpers_ptx.cpp helper_name() / inverse_name()."""
     if kind == "i":
         return "tri_inv%d_%s_%s%s" % (width, t, "l" if lower else "u", "_unit" if unit else "")
+    if kind == "x":
+        return "tri_dbl%d_%s_%s" % (2 * width, t, "l" if lower else "u")
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
     if kind in "yt":
@@ -67,6 +75,8 @@ def kernel_name(kind, t, lower, herm, unit, width=32):
 def kernel_spec(kind, t, lower, herm, unit, width=32):
     if kind == "i":
         return "inverse:%s:%d:%s%s" % (t, width, "l" if lower else "u", ":unit" if unit else "")
+    if kind == "x":
+        return "doubling:%s:%d:%s" % (t, width, "l" if lower else "u")
     s = "helper:%s:%s" % (kind, t)
     if kind in "yt":
         s += ":l" if lower else ":u"
@@ -84,7 +94,7 @@ class Case:
         del self.__dict__["self"]
         self.herm = herm and TYPES[t].cplx
         if gy is None:
-            self.gy = 1 if kind == "i" else min(n, MAX_GRID_Y)
+            self.gy = 1 if kind in "ix" else min(n, MAX_GRID_Y)
         self.kernel = kernel_name(kind, t, lower, herm, unit, width)
         self.spec = kernel_spec(kind, t, lower, herm, unit, width)
 
@@ -97,6 +107,8 @@ class Case:
     def cost(self):
         if self.kind == "i":
             return self.width * 40 + self.n * min(self.n, self.width) ** 2
+        if self.kind == "x":
+            return 2 * self.n * self.width * 256 // 8
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -143,6 +155,17 @@ def build_cases():
                 # A second 128-wide block wider than half of it (a ragged 100-wide block).
                 if t in ("s", "d"):
                     add("%s%s W=128 n=228" % (lu, us), "i", t, 228, 228, lower=lower, unit=unit, width=128)
+        # Doubling from H = 32: one whole pair; a second pair whose second block is 13 wide; a
+        # lone last block (20 wide). H = 64 for every type, H = 128 (S, D upper; C lower).
+        for lower in (True, False):
+            lu = "lower" if lower else "upper"
+            for n in (64, 109, 84):
+                add("%s H=32 n=%d" % (lu, n), "x", t, n, n, lower=lower, width=32)
+            add("%s H=64 n=198" % lu, "x", t, 198, 198, lower=lower, width=64)
+        if t in "sd":
+            add("upper H=128 n=200", "x", t, 200, 200, lower=False, width=128)
+        if t == "c":
+            add("lower H=128 n=256", "x", t, 256, 256, lower=True, width=128)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
@@ -195,6 +218,18 @@ MUTATIONS = [
      "inverse: the last group's terms past the row's end loaded (other threads' X, unsynchronised)"),
     ("tri_inv128_c_u_unit", "min.s32 %v_n, %v_n, 128;", "", True,
      "inverse: block width not capped at W (the strip overrun)"),
+    ("tri_dbl64_s_l", "neg.f32 %v_acc0_r, %v_acc0_r;", "", True,
+     "doubling: the off-diagonal block not negated"),
+    ("tri_dbl64_d_u", "  bar.sync 0;\n  add.s32 %v_lrow,", "  add.s32 %v_lrow,", False,
+     "doubling: barrier before the second product removed (shared-memory race)"),
+    ("tri_dbl64_d_u", "  bar.sync 0;\n  add.s32 %v_orow,", "  add.s32 %v_orow,", False,
+     "doubling: barrier before the first product removed (shared-memory race)"),
+    ("tri_dbl64_s_l", "st.global.f32 [%v_z_dst0], %v_zero_r;", "", True,
+     "doubling: the zero quadrant left unwritten"),
+    ("tri_dbl64_s_l", "mul.lo.s64 %v_off_step, %v_lda, 4;", "mov.s64 %v_off_step, 4;", True,
+     "doubling: the off-diagonal block read down a column instead of along a row"),
+    ("tri_dbl128_c_l", "setp.lt.s32 %v_p_out0, %v_r, %v_h2;", "setp.le.s32 %v_p_out0, %v_r, %v_h2;", True,
+     "doubling: one row past a narrower second block stored"),
 ]
 
 
@@ -205,6 +240,8 @@ def _fmt(z):
 def _run_case(c, ptx_dir):
     if c.kind == "i":
         return _run_inverse(c, ptx_dir)
+    if c.kind == "x":
+        return _run_doubling(c, ptx_dir)
     ti = TYPES[c.t]
     rng = random.Random(c.seed * 7919 + 3)
     m, n, lower = c.m, c.n, c.lower
@@ -305,11 +342,8 @@ def _run_inverse(c, ptx_dir):
         return i // c.width == j // c.width
 
     def src_val(i, j):
-        if i == j:  # magnitude 2..3, any phase: both branches of the complex division
-            mag = rng.uniform(2, 3)
-            if ti.cplx:
-                return cmath.rect(mag, rng.uniform(0, 2 * math.pi))
-            return complex(rng.choice([1, -1]) * mag, 0)
+        if i == j:
+            return _triangle_value(rng, ti)
         return uniform(rng, ti) / min(n, c.width)  # off the diagonal: well conditioned
 
     cols = min(n, c.width)
@@ -348,6 +382,103 @@ def _run_inverse(c, ptx_dir):
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     outside = lambda i, j: i >= n or j >= width(i // c.width)  # noqa: E731
     bad += ["dst (%d,%d) outside its block's inverse changed" % ij for ij in D.changed(mem, outside)]
+    return simcheck.wrong(bad)
+
+
+def _triangle_value(rng, ti):
+    """A diagonal element (magnitude 2..3, any phase: both branches of the complex division)."""
+    mag = rng.uniform(2, 3)
+    if ti.cplx:
+        return cmath.rect(mag, rng.uniform(0, 2 * math.pi))
+    return complex(rng.choice([1, -1]) * mag, 0)
+
+
+def _inverse_of(T, w, lower):
+    """The inverse of the w x w triangle T(i, j) by substitution in double precision."""
+    X = {}
+    for j in range(w):
+        rows = range(j, w) if lower else range(j, -1, -1)
+        for i in rows:
+            acc = 1 + 0j if i == j else 0j
+            terms = range(j, i) if lower else range(i + 1, j + 1)
+            for l in terms:
+                acc -= T(i, l) * X[l, j]
+            X[i, j] = acc / T(i, i)
+    return lambda i, j: X.get((i, j), 0j)
+
+
+def _run_doubling(c, ptx_dir):
+    """The 2H-wide inverses from the H-wide ones: the strip of H-inverses (true inverses of the
+    diagonal blocks, rounded to the type) goes in, the n x 2H strip must hold the inverse of every
+    2H block (|T X - I| small, exact zeros in the other triangle). Reads a only in the pairs'
+    off-diagonal blocks, the strip only where the H-wide kernel wrote; writes only the 2H blocks."""
+    ti = TYPES[c.t]
+    rng = random.Random(c.seed * 7919 + 11)
+    n, lower, h = c.n, c.lower, c.width
+    pairs = -(-n // (2 * h))
+    mem = ptxsim.Memory()
+
+    def stored(i, j):
+        return i > j if lower else i < j
+
+    def src_val(i, j):
+        if i == j:
+            return _triangle_value(rng, ti)
+        return uniform(rng, ti) / min(n, 2 * h)
+
+    S = Matrix(mem, ti, n, n, n + c.pads[0], src_val)
+
+    def T_of(r0):
+        return lambda i, j: S.val[r0 + i, r0 + j] if (i == j or stored(i, j)) else 0j
+
+    inverses = {}
+    for b in range(-(-n // h)):
+        w = min(h, n - h * b)
+        inverses[b] = _inverse_of(T_of(h * b), w, lower)
+    half_width = lambda i: min(h, n - h * (i // h))  # noqa: E731
+    Hs = Matrix(mem, ti, n, min(n, h), n + c.pads[1],
+                lambda i, j: inverses[i // h](i % h, j) if j < half_width(i) else None)
+    cols = min(n, 2 * h)
+    D = Matrix(mem, ti, n, cols, n + c.pads[0] + 1, lambda i, j: None)
+    pair_width = lambda i: min(2 * h, n - 2 * h * (i // (2 * h)))  # noqa: E731
+
+    def off_block(i, j):
+        if i // (2 * h) != j // (2 * h):
+            return False
+        bi, bj = (i % (2 * h)) // h, (j % (2 * h)) // h
+        return (bi, bj) == ((1, 0) if lower else (0, 1))
+
+    S.allow(mem, mem.R, off_block)
+    Hs.allow(mem, mem.R, lambda i, j: j < half_width(i))
+    D.allow(mem, mem.W, lambda i, j: j < pair_width(i))
+    grid = (h // doubling_strip_width(c.t, h), pairs, 1)
+    ptxsim.launch(kernel(ptx_dir, c.kernel), [S.addr, S.ld, Hs.addr, Hs.ld, D.addr, D.ld, n], mem, grid, (256, 1, 1),
+                  racecheck=True)
+    bad = []
+    for p in range(pairs):
+        r0, w = 2 * h * p, pair_width(2 * h * p)
+        T = T_of(r0)
+        X = {(i, j): ti.get(mem, D.at(r0 + i, j)) for j in range(w) for i in range(w)}
+        for (i, j), x in X.items():
+            if i != j and not stored(i, j) and x != 0:
+                bad.append("pair %d: X(%d,%d) = %s, expected 0 (other triangle)" % (p, i, j, _fmt(x)))
+            elif x != x:
+                bad.append("pair %d: X(%d,%d) = %s" % (p, i, j, _fmt(x)))
+        if bad:
+            continue
+        for j in range(w):
+            for i in range(w):
+                prods = [T(i, l) * X[l, j] for l in range(w)]
+                r = complex(math.fsum(q.real for q in prods), math.fsum(q.imag for q in prods))
+                r -= 1 if i == j else 0
+                bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(w))
+                tol = 4 * (w + 4) * ti.eps * bound
+                if not abs(r) <= tol:
+                    bad.append("pair %d: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (p, i, j, _fmt(r), abs(r), tol))
+    bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
+    bad += ["half strip element (%d,%d) changed" % ij for ij in Hs.changed(mem, lambda i, j: True)]
+    outside = lambda i, j: i >= n or j >= pair_width(i)  # noqa: E731
+    bad += ["dst (%d,%d) outside its pair's inverse changed" % ij for ij in D.changed(mem, outside)]
     return simcheck.wrong(bad)
 
 

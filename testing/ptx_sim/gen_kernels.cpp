@@ -19,6 +19,7 @@
 //            | helper:<kind>:<t>[:l|u][:herm][:unit]   kind c (copy) s (scale) y (symmetrize)
 //                                                      t (triangle); default lower
 //            | inverse:<t>:<width>:<l|u>[:unit]        the triangular inverse (width 32, 64, 128)
+//            | doubling:<t>:<half>:<l|u>               the 2 x half inverses from the half-wide ones
 //       <t> one of h b s d c z (helpers and inverse: s d c z); ops n t c. Writes
 //       OUTDIR/<kernel name>.ptx and prints "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
 #include <fstream>
@@ -105,6 +106,10 @@ GeneratedKernel generate(const std::string& spec) {
     if (f.size() < 4 || f.size() > 5 || (f[3] != "l" && f[3] != "u") || (f.size() == 5 && f[4] != "unit"))
       throw std::invalid_argument("bad inverse spec");
     return generate_triangular_inverse(type_of(f[1]), f[3] == "l", f.size() == 5, std::stoi(f[2]), kSm);
+  }
+  if (!f.empty() && f[0] == "doubling") {
+    if (f.size() != 4 || (f[3] != "l" && f[3] != "u")) throw std::invalid_argument("bad doubling spec");
+    return generate_inverse_doubling(type_of(f[1]), f[3] == "l", std::stoi(f[2]), kSm);
   }
   if (f.size() >= 2 && f[0] == "reduce") {
     if (f.size() > 3 || (f.size() == 3 && f[2] != "f16")) throw std::invalid_argument("bad reduce spec");
