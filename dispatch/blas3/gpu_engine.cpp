@@ -1,7 +1,10 @@
 #include "gpu_engine.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <iterator>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -21,6 +24,7 @@ using blas3::Scalar;
 using blas3::Uplo;
 
 constexpr std::int64_t kMaxGridY = 65535;
+constexpr int kDirectInverse = 64;  // the widest inverse run by its own kernel; wider ones are doubled
 
 bool is_f64(gen::DataType t) { return t == gen::DataType::F64 || t == gen::DataType::C64; }
 
@@ -97,34 +101,32 @@ class GpuEngine final : public blas3::Engine {
                               MatView w) override {
     if (n == 0) return;
     if (n > INT32_MAX) throw EngineError("invert_diagonal_blocks beyond 32-bit sizes");
-    // Blocks of one kernel's width, or a single block (n <= bs) in the narrowest kernel holding it.
-    for (int kw : gen::kInverseWidths)
-      if (kw <= max_kernel_ && (n > bs ? kw == bs : kw >= n)) return invert_with_kernel(uplo, diag, n, kw, a, w);
-    // Twice a kernel's width: that kernel's inverses into scratch, then doubled into w.
-    const bool lower = uplo == Uplo::Lower;
-    for (int kw : gen::kInverseWidths) {
-      if (kw > max_kernel_ || 2 * kw != bs || n <= kw) continue;
-      const std::int64_t pairs = (n + bs - 1) / bs;
-      if (pairs > kMaxGridY) throw EngineError("invert_diagonal_blocks: more than 65535 doubled blocks");
-      Scratch half(*this, n, kw);
-      invert_with_kernel(uplo, diag, n, kw, a, half.view());
-      std::string why;
-      CUfunction fn = cached_doubling(ctx_, t_, lower, kw, dev_.sm, why);
-      if (!fn) throw EngineError(why);
-      std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), hp = reinterpret_cast<std::uint64_t>(half.view().p),
-                    wp = reinterpret_cast<std::uint64_t>(w.p);
-      std::int64_t lda = a.ld, ldh = half.view().ld, ldw = w.ld;
-      std::int32_t n32 = static_cast<std::int32_t>(n);
-      void* params[gen::kDoublingParamCount] = {&ap, &lda, &hp, &ldh, &wp, &ldw, &n32};
-      launch(fn, static_cast<unsigned>(kw / gen::doubling_strip_width(t_, kw)), static_cast<unsigned>(pairs),
-             gen::kDoublingThreads, params, static_cast<unsigned>(gen::doubling_smem_bytes(t_, kw)));
-      note_write(w);
-      return;
+    // The blocks' width: bs, or one block of n rounded up to a power of two (n <= bs).
+    const std::int64_t width =
+        n > bs ? bs : std::max<std::int64_t>(32, static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n))));
+    // Up to 64 wide a kernel inverts them directly; wider blocks are doubled from 64-wide inverses
+    // (the substitution's chain grows as W^2: the 128-wide kernel took 72 µs for S at n = 4096,
+    // its doubling far less, perf notes §58).
+    const int start = std::min(max_kernel_, kDirectInverse);
+    const bool kernel_width =
+        std::find(std::begin(gen::kInverseWidths), std::end(gen::kInverseWidths), width) != std::end(gen::kInverseWidths);
+    if (width <= start && kernel_width) return invert_with_kernel(uplo, diag, n, static_cast<int>(width), a, w);
+    if (width <= start || width > max_inverse() || (width & (width - 1)) != 0) {
+      std::string widths;
+      for (int kw : gen::kInverseWidths) widths += (widths.empty() ? "" : ", ") + std::to_string(kw);
+      throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(width) + " (kernels of " + widths +
+                        " rows up to " + std::to_string(start) + ", doubled up to " + std::to_string(max_inverse()) +
+                        ")");
     }
-    std::string widths;
-    for (int kw : gen::kInverseWidths) widths += (widths.empty() ? "" : ", ") + std::to_string(kw);
-    throw EngineError("invert_diagonal_blocks: blocks of " + std::to_string(bs) + " (kernels of " + widths +
-                      " rows, at most " + std::to_string(max_kernel_) + ", or twice one)");
+    if ((n + 2 * start - 1) / (2 * start) > kMaxGridY) throw EngineError("invert_diagonal_blocks: too many blocks");
+    // start-wide inverses into scratch, then each doubling into the next strip (the last into w).
+    std::unique_ptr<Scratch> from = std::make_unique<Scratch>(*this, n, start);
+    invert_with_kernel(uplo, diag, n, start, a, from->view());
+    for (int h = start; h < width; h *= 2) {
+      std::unique_ptr<Scratch> to = 2 * h < width ? std::make_unique<Scratch>(*this, n, 2 * h) : nullptr;
+      double_inverses(uplo, n, h, a, from->view(), to ? to->view() : w);
+      from = std::move(to);
+    }
   }
 
  private:
@@ -177,6 +179,22 @@ class GpuEngine final : public blas3::Engine {
     void* params[gen::kHelperParamCount] = {&sp, &lds, &dp, &ldd, &m32, &n32, s_re, s_im};
     launch(fn, static_cast<unsigned>((m + gen::kHelperThreads - 1) / gen::kHelperThreads),
            static_cast<unsigned>(std::min(n, kMaxGridY)), gen::kHelperThreads, params);
+    note_write(dst);
+  }
+
+  // dst (n x 2 half) = the 2 half wide inverses doubled from the half wide ones in `half_strip`.
+  void double_inverses(Uplo uplo, std::int64_t n, int half, MatView a, MatView half_strip, MatView dst) {
+    std::string why;
+    CUfunction fn = cached_doubling(ctx_, t_, uplo == Uplo::Lower, half, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), hp = reinterpret_cast<std::uint64_t>(half_strip.p),
+                  dp = reinterpret_cast<std::uint64_t>(dst.p);
+    std::int64_t lda = a.ld, ldh = half_strip.ld, ldd = dst.ld;
+    std::int32_t n32 = static_cast<std::int32_t>(n);
+    void* params[gen::kDoublingParamCount] = {&ap, &lda, &hp, &ldh, &dp, &ldd, &n32};
+    launch(fn, static_cast<unsigned>(half / gen::doubling_strip_width(t_, half)),
+           static_cast<unsigned>((n + 2 * half - 1) / (2 * half)), gen::kDoublingThreads, params,
+           static_cast<unsigned>(gen::doubling_smem_bytes(t_, half)));
     note_write(dst);
   }
 

@@ -6,7 +6,9 @@ Element-wise helpers (Copy, Scale, Symmetrize, Triangle) are launched as
 dispatch/blas3/gpu_engine.cpp does (grid x = ceil(m / 256), 256 threads) but mostly with a small
 gridDim.y (3) so that every thread walks several columns; some cases use the production
 gridDim.y = n. The triangular inverse runs one block of W threads per diagonal block of W = 32,
-64 or 128 rows (n = 70 at W = 32: three, the last 6 wide) with the race check on.
+64 or 128 rows (n = 70 at W = 32: three, the last 6 wide) with the race check on. The inverse
+doubling gets the true H-wide inverses of a triangle's diagonal blocks (H = 32, 64, 128; whole
+pairs, a ragged second block, a lone last block) and must return the 2H-wide ones, race check on.
 
 Memory permissions make the contract checkable (a forbidden access faults in the simulator):
   Copy        src readable inside m x n; dst writable (not readable) inside m x n
@@ -14,9 +16,11 @@ Memory permissions make the contract checkable (a forbidden access faults in the
   Symmetrize  src readable only in the stored triangle and the diagonal; dst writable in n x n
   Triangle    src readable only in the stored triangle (and the diagonal unless unit)
   Inverse     src readable only in the stored triangle (diagonal excluded for unit); dst writable
+  Doubling    a readable only in the pairs' stored off-diagonal blocks, the H-wide strip only where
+              its kernel wrote; dst writable only inside each pair's 2H block
 Padding rows of every leading dimension hold NaN and, with everything else a kernel may not
 write, must be unchanged. Symmetrize, Triangle and Copy must be exact; Scale within a few roundings of the compute type; the inverse X must satisfy |T X - I| <= c n eps |T| |X| and be
-exactly zero in the other triangle.
+exactly zero in the other triangle (so must the doubled ones).
 
   check_helpers.py --gen build/bin/ptxblas_ptx_sim_gen        generate the kernels, run every case
   check_helpers.py --ptx-dir DIR                               use existing <kernel name>.ptx files
