@@ -1,6 +1,7 @@
 // GemmCall -> generated kernel(s) launched on the caller's stream.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -242,6 +243,39 @@ bool model_knows_async(const model::Picker& picker) { return picker.model().max_
 // with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
 // k favourites instead, and that measured choice is kept (in memory and on disk).
 
+// The share of a banded step's K work a tile leaves (1: it skips nothing). Each block row (A band)
+// or column (B band) of the tile sums only the K range its rows or columns of the triangle reach,
+// so a tile spanning the whole band dimension skips nothing (kernel_abi.hpp kBand*).
+double band_work(const GemmCall& call, int ml, int nl) {
+  const bool a_band = call.band == gen::kBandALower || call.band == gen::kBandAUpper;
+  const bool from_zero = call.band == gen::kBandALower || call.band == gen::kBandBUpper;  // K in [0, end)
+  const std::int64_t dim = a_band ? call.m : call.n, tile = a_band ? ml : nl;
+  if (dim <= 0 || call.k <= 0 || tile <= 0) return 1.0;
+  double reach = 0;
+  std::int64_t blocks = 0;
+  for (std::int64_t first = 0; first < dim; first += tile, ++blocks)
+    reach += static_cast<double>(from_zero ? std::min(call.k, first + tile) : std::max<std::int64_t>(0, call.k - first));
+  return std::max(reach / (static_cast<double>(blocks) * static_cast<double>(call.k)), 1e-3);
+}
+
+// For a banded step (TRSM's leaves): the model scores plain GEMM, so among its best candidates
+// the predicted speed over the work each tile leaves decides (perf notes §59); `choice` stays
+// unless another predicts faster so.
+gen::Tuning band_choice(const GemmCall& call, model::Picker& picker, const model::Problem& problem,
+                        const gen::Tuning& choice) {
+  constexpr int kCandidates = 32;
+  std::vector<gen::Tuning> cands = picker.top(problem, kCandidates);
+  cands.push_back(choice);
+  const std::vector<float> log2_tflops = picker.score(problem, cands);
+  std::size_t best = cands.size() - 1;
+  auto adjusted = [&](std::size_t i) {
+    return static_cast<double>(log2_tflops[i]) - std::log2(band_work(call, cands[i].ml, cands[i].nl));
+  };
+  for (std::size_t i = 0; i + 1 < cands.size(); ++i)
+    if (adjusted(i) > adjusted(best)) best = i;
+  return cands[best];
+}
+
 Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
                 model::Picker& picker, int top_k) {
   const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
@@ -272,7 +306,8 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
       }
     }
   }
-  const gen::Tuning choice = picker.pick(problem, fallback);
+  gen::Tuning choice = picker.pick(problem, fallback);
+  if (call.band != gen::kBandNone) choice = band_choice(call, picker, problem, choice);
   return choice == fallback ? heuristic : plan_of(call, choice);
 }
 
@@ -314,7 +349,7 @@ Outcome run_gemm(const GemmCall& call) {
     // With first-sight benchmarks on, the decision store is the cache (a shape seen during
     // stream capture, where nothing is timed, is benchmarked on a later call).
     const int top_k = benchmark_top_k();
-    const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16};
+    const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16, call.band};
     std::optional<ProblemPlans> known;
     if (top_k == 0) known = g_plans.find(key);
     if (!known) {

@@ -20,6 +20,7 @@ struct PlanKey {
   CUcontext ctx = nullptr;
   model::Problem problem;
   bool scalar_f16 = false;
+  int band = 0;  // gen::kBand*: a banded step is planned apart from the plain GEMM of its shape
   bool operator==(const PlanKey&) const = default;
 };
 

@@ -39,6 +39,9 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   other = key;
   other.problem.op_b = gen::Op::N;
   EXPECT_FALSE(cache.find(other));
+  other = key;
+  other.band = gen::kBandALower;  // a banded step of the same shape is planned apart (§59)
+  EXPECT_FALSE(cache.find(other));
 
   cache.add(key, plan_with_kg(5));  // a newer plan replaces the old one
   EXPECT_EQ(cache.find(key)->plan.kg, 5);
