@@ -258,21 +258,34 @@ double band_work(const GemmCall& call, int ml, int nl) {
   return std::max(reach / (static_cast<double>(blocks) * static_cast<double>(call.k)), 1e-3);
 }
 
-// For a banded step (TRSM's leaves): the model scores plain GEMM, so among its best candidates
-// the predicted speed over the work each tile leaves decides (perf notes §59); `choice` stays
-// unless another predicts faster so.
+// The model scores plain GEMM. Where its pick for a banded step is one the band cannot profit
+// from, a tile spanning the whole band dimension (it skips nothing) or, on a K as short as TRSM's
+// leaves, a split of K (its workspace and reduction are a fixed cost the short K does not repay),
+// its 32 best unsplit candidates are ranked by predicted speed over the work each tile leaves
+// (perf notes §59). Elsewhere the model's pick stands: re-ranking every banded step moved TRMM's
+// and DTRSM's tiles for the worse.
 gen::Tuning band_choice(const GemmCall& call, model::Picker& picker, const model::Problem& problem,
                         const gen::Tuning& choice) {
   constexpr int kCandidates = 32;
-  std::vector<gen::Tuning> cands = picker.top(problem, kCandidates);
-  cands.push_back(choice);
+  constexpr std::int64_t kShortK = 256;  // TRSM's widest leaf
+  const bool spans = band_work(call, choice.ml, choice.nl) >= 1.0;
+  const bool short_split = choice.kg > 1 && call.k <= kShortK;
+  if (!spans && !short_split) return choice;
+  std::vector<gen::Tuning> cands;
+  if (!short_split) cands.push_back(choice);
+  for (const gen::Tuning& t : picker.top(problem, kCandidates))
+    if (t.kg == 1 || call.k > kShortK) cands.push_back(t);
+  if (cands.empty()) return choice;
   const std::vector<float> log2_tflops = picker.score(problem, cands);
-  std::size_t best = cands.size() - 1;
-  auto adjusted = [&](std::size_t i) {
-    return static_cast<double>(log2_tflops[i]) - std::log2(band_work(call, cands[i].ml, cands[i].nl));
-  };
-  for (std::size_t i = 0; i + 1 < cands.size(); ++i)
-    if (adjusted(i) > adjusted(best)) best = i;
+  std::size_t best = 0;
+  double best_score = -1e30;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const double score = log2_tflops[i] - std::log2(band_work(call, cands[i].ml, cands[i].nl));
+    if (score > best_score) {
+      best = i;
+      best_score = score;
+    }
+  }
   return cands[best];
 }
 
