@@ -329,6 +329,29 @@ def _run_case(c, ptx_dir):
     return simcheck.wrong(bad)
 
 
+def _inverse_errors(where, T, X, w, stored, ti):
+    """What is wrong with X (w x w, X[i, j]) as the inverse of the triangle T(i, j): exact zeros in
+    the other triangle, no NaN, then |T X - I| within 4 (w + 4) eps |T| |X| element by element."""
+    bad = []
+    for (i, j), x in X.items():
+        if i != j and not stored(i, j) and x != 0:
+            bad.append("%s: X(%d,%d) = %s, expected 0 (other triangle)" % (where, i, j, _fmt(x)))
+        elif x != x:
+            bad.append("%s: X(%d,%d) = %s" % (where, i, j, _fmt(x)))
+    if bad:
+        return bad
+    for j in range(w):
+        for i in range(w):
+            prods = [T(i, l) * X[l, j] for l in range(w)]
+            r = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
+            r -= 1 if i == j else 0
+            bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(w))
+            tol = 4 * (w + 4) * ti.eps * bound
+            if not abs(r) <= tol:
+                bad.append("%s: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (where, i, j, _fmt(r), abs(r), tol))
+    return bad
+
+
 def _run_inverse(c, ptx_dir):
     """Every diagonal block of W (the last one narrower) inverted into its rows of the n x W
     strip, one block of W threads each; reads only the blocks' triangles, writes only the strip."""
@@ -367,22 +390,7 @@ def _run_inverse(c, ptx_dir):
             return S.val[r0 + i, r0 + j] if stored(i, j) else 0j
 
         X = {(i, j): ti.get(mem, D.at(r0 + i, j)) for j in range(w) for i in range(w)}
-        for (i, j), x in X.items():
-            if i != j and not stored(i, j) and x != 0:
-                bad.append("block %d: X(%d,%d) = %s, expected 0 (other triangle)" % (b, i, j, _fmt(x)))
-            elif x != x:
-                bad.append("block %d: X(%d,%d) = %s" % (b, i, j, _fmt(x)))
-        if bad:
-            continue
-        for j in range(w):
-            for i in range(w):
-                prods = [T(i, l) * X[l, j] for l in range(w)]
-                r = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
-                r -= 1 if i == j else 0
-                bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(w))
-                tol = 4 * (w + 4) * ti.eps * bound
-                if not abs(r) <= tol:
-                    bad.append("block %d: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (b, i, j, _fmt(r), abs(r), tol))
+        bad += _inverse_errors("block %d" % b, T, X, w, stored, ti)
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     outside = lambda i, j: i >= n or j >= width(i // c.width)  # noqa: E731
     bad += ["dst (%d,%d) outside its block's inverse changed" % ij for ij in D.changed(mem, outside)]
@@ -463,22 +471,7 @@ def _run_doubling(c, ptx_dir):
         r0, w = 2 * h * p, pair_width(2 * h * p)
         T = T_of(r0)
         X = {(i, j): ti.get(mem, D.at(r0 + i, j)) for j in range(w) for i in range(w)}
-        for (i, j), x in X.items():
-            if i != j and not stored(i, j) and x != 0:
-                bad.append("pair %d: X(%d,%d) = %s, expected 0 (other triangle)" % (p, i, j, _fmt(x)))
-            elif x != x:
-                bad.append("pair %d: X(%d,%d) = %s" % (p, i, j, _fmt(x)))
-        if bad:
-            continue
-        for j in range(w):
-            for i in range(w):
-                prods = [T(i, l) * X[l, j] for l in range(w)]
-                r = complex(math.fsum(q.real for q in prods), math.fsum(q.imag for q in prods))
-                r -= 1 if i == j else 0
-                bound = sum(abs(T(i, l)) * abs(X[l, j]) for l in range(w))
-                tol = 4 * (w + 4) * ti.eps * bound
-                if not abs(r) <= tol:
-                    bad.append("pair %d: (T X - I)(%d,%d) = %s (|.| %.3g > tol %.3g)" % (p, i, j, _fmt(r), abs(r), tol))
+        bad += _inverse_errors("pair %d" % p, T, X, w, stored, ti)
     bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
     bad += ["half strip element (%d,%d) changed" % ij for ij in Hs.changed(mem, lambda i, j: True)]
     outside = lambda i, j: i >= n or j >= pair_width(i)  # noqa: E731
