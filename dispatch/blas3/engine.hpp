@@ -80,7 +80,7 @@ class Engine {
   // The inverses of the diagonal blocks of that triangular matrix (n x n), all in one step: rows
   // [b bs, b bs + w) of W (an n x min(n, bs) strip), columns [0, w), = the inverse of the block at
   // (b bs, b bs), w = min(bs, n - b bs), with the same shape. bs <= max_inverse(); an engine may
-  // take only some widths when n > bs (the GPU's: 32, 64, 128 and twice the widest its device runs).
+  // take only some widths when n > bs (the GPU's: powers of two from 32 to twice its widest kernel).
   virtual void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
                                       MatView w) = 0;
   // C (m x n) = alpha C (alpha == 0: C becomes 0 without being read).

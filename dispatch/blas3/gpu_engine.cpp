@@ -41,7 +41,7 @@ class GpuEngine final : public blas3::Engine {
         max_kernel_(std::max(gen::max_inverse_width(t, dev.max_smem_optin), gen::max_inverse_width(t, 48 * 1024))) {}
 
   gen::DataType data() const override { return t_; }
-  // Twice the widest kernel's: wider blocks are doubled from its inverses (perf notes §57).
+  // Twice the widest kernel's (perf notes §57); blocks wider than 64 are doubled from 64-wide ones (§58).
   std::int64_t max_inverse() const override { return 2 * max_kernel_; }
   std::string summary() const override { return first_gemm_.empty() ? "helper kernels" : first_gemm_ + " + helpers"; }
 

@@ -46,8 +46,8 @@ void trmm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
           MatView a, MatView b, MatView c, Blocking blk = {256});
 
 // TRSM: B := X with op(A) X = alpha B (Left) or X op(A) = alpha B (Right). Recursive halving down
-// to leaves of min(blk.nb, the engine's max_inverse()) (the H100's: 256, Z 128, doubled from its
-// inverse kernels' 128 and 64), halved towards 32 for small triangles (trsm_leaf_width): every
+// to leaves of min(blk.nb, the engine's max_inverse()) (the H100's: 256, Z 128, doubled from
+// 64-wide inverses), halved towards 32 for small triangles (trsm_leaf_width): every
 // leaf's diagonal block is inverted by the engine in one step and applied with GEMM, the rest
 // updated with GEMM.
 void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n, Scalar alpha,

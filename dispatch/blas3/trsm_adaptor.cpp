@@ -88,9 +88,9 @@ struct Trsm {
 
 // As wide as blk.nb and the engine allow (fewer, larger steps: the GPU's TRSM is bound by host
 // time per step, perf-notes §16, §18, §31, and its small steps run far below GEMM speed, §57), as
-// a power of two from 32 on (the GPU's inverse kernels are 32, 64 and 128 wide, and doubled
-// once), and halved down to 32 while the triangle is shorter than 4 such leaves, since a W-wide
-// inverse's substitution is a chain of ~W^2 / 2 dependent steps.
+// a power of two from 32 on (the GPU inverts blocks of 32 and 64 with its kernel and doubles
+// 64-wide inverses up to 256), and halved down to 32 while the triangle is shorter than 4 such
+// leaves, since a W-wide inverse's substitution is a chain of ~W^2 / 2 dependent steps.
 std::int64_t trsm_leaf_width(std::int64_t dim, std::int64_t nb, std::int64_t max_inverse) {
   nb = std::min(nb, max_inverse);
   if (nb > 32) nb = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(nb)));
