@@ -62,11 +62,15 @@ int copy_vector(const KernelConfig& c, Operand which) {
   KernelConfig scalar = c;
   scalar.vec_copy = false;
   const LoadPlan l = make_load_layout(scalar, which);
-  // Only operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory:
-  // one stored K-contiguous lands [k][mn] in SIMT kernels (no contiguous run) and [mn][k] in mma
-  // ones, where K vectors lost 4-11% on D's deepbench shapes (perf notes §41), so it keeps one
-  // element per copy.
-  if (!l.mn_is_row || l.fast_extent % v != 0) return 1;  // and whole vectors
+  // Operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory, and f64
+  // operands of mma kernels stored K-contiguous, kept [mn][k] there, in tiles at least 64 wide
+  // (vectors along K: D's NN and TN GEMMs ran 5-8% faster on 64- and 128-wide tiles; 32-wide
+  // ones, memory-bound on D's deepbench shapes, lost 4-15% with them, cause not found; perf notes
+  // §60). A SIMT kernel keeps a K-contiguous operand [k][mn] (no contiguous run). Other mma types
+  // keep one element per copy along K: c64's elements are 16 bytes already, f32 (TF32) was not
+  // measured.
+  const bool k_vectors = c.family == Family::Mma && c.data == DataType::F64 && l.k_contiguous && l.mn_extent >= 64;
+  if ((!l.mn_is_row && !k_vectors) || l.fast_extent % v != 0) return 1;  // and whole vectors
   const int threads = c.threads(), units = l.fast_extent / v;
   if (threads <= 0 || units * l.slow_extent < threads || units * l.slow_extent % threads != 0) return 1;
   if (threads % units != 0 && units % threads != 0) return 1;

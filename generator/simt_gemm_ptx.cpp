@@ -541,7 +541,7 @@ class Emitter {
       ins("add.s32 " + tmn + ", " + mnpos + ", " + num(omn));
       ins("setp.lt.s32 " + r("pred", s + "_mnok") + ", " + tmn + ", " + mn_limit);
       ins("add.s32 " + r("s32", s + "_kidx") + ", " + bk + ", " + num(ok));
-      if (p.copy_vec > 1) {  // bytes of the vector inside the matrix (fixed over K)
+      if (p.copy_vec > 1 && p.mn_is_row) {  // bytes of the vector inside the matrix (fixed over K)
         const std::string bytes = r("s32", s + "_bytes");
         ins("sub.s32 " + bytes + ", " + mn_limit + ", " + tmn);
         ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
@@ -569,6 +569,7 @@ class Emitter {
     }
     slots_[which == Operand::A ? 0 : 1] = static_cast<int>(p.offsets.size());
     copy_vec_[which == Operand::A ? 0 : 1] = p.copy_vec;
+    k_vectors_[which == Operand::A ? 0 : 1] = p.copy_vec > 1 && !p.mn_is_row;
   }
 
   // Registers holding one slot's prefetched value in storage form.
@@ -946,8 +947,9 @@ class Emitter {
 
   // One K-step tile of an operand by cp.async into the stage at dst + off: elements outside the
   // matrix (or past the K left, %kload) are zero-filled (source size 0, source address the
-  // matrix's start so that no lane points outside it). Vector copies (copy_vector, along M/N)
-  // read only the part of their vector inside the matrix, its bytes fixed at set-up.
+  // matrix's start so that no lane points outside it). Vector copies (copy_vector) read only the
+  // part of their vector inside the matrix: along M/N its bytes are fixed at set-up, along K they
+  // are the elements left before %kload (a vector starts inside K when its first element does).
   void copy_tile_async(Operand which, const std::string& dst, int off) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
@@ -956,10 +958,17 @@ class Emitter {
       const std::string s = x + num(j);
       const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
       ins("setp.lt.and.s32 " + p + ", %" + s + "_kidx, %kload, %" + s + "_mnok");
-      if (v == 1)
+      if (v == 1) {
         ins("selp.u32 " + size + ", " + num(t_.es) + ", 0, " + p);
-      else
+      } else if (k_vectors_[w]) {
+        const std::string elems = r("s32", "cp_elems");
+        ins("sub.s32 " + elems + ", %kload, %" + s + "_kidx");
+        ins("min.s32 " + elems + ", " + elems + ", " + num(v));
+        ins("mul.lo.s32 " + elems + ", " + elems + ", " + num(t_.es));
+        ins("selp.b32 " + size + ", " + elems + ", 0, " + p);
+      } else {
         ins("selp.u32 " + size + ", %" + s + "_bytes, 0, " + p);
+      }
       ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
       ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src + "], " + num(bytes) + ", " +
           size);
@@ -1232,6 +1241,7 @@ class Emitter {
   std::string step_[2];
   int slots_[2] = {0, 0};
   int copy_vec_[2] = {1, 1};  // elements per global -> shared copy (copy_vector)
+  bool k_vectors_[2] = {false, false};  // those vectors run along K
 };
 
 }  // namespace

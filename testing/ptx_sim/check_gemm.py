@@ -419,6 +419,8 @@ MUTATIONS = [
      True, "fill: blocks that hold part of the upper triangle skipped"),
     ("mma_d_nt_64x128x8_32x64_s3_vc", "min.s32 %v_a0_bytes, %v_a0_bytes, 2;", "mov.s32 %v_a0_bytes, 2;", True,
      "vector copies along M: a vector crossing M's end read whole"),
+    ("mma_d_nn_64x128x8_32x64_s3_vc", "min.s32 %v_cp_elems, %v_cp_elems, 2;", "mov.s32 %v_cp_elems, 2;", True,
+     "vector copies along K: a vector crossing K's end read whole"),
     ("simt_s_tn_64x64x8_4x4_v4_s3", "cp.async.wait_group 1;", "cp.async.wait_group 2;", True,
      "cp.async: the K loop does not wait for the tile it multiplies"),
     ("mma_d_nt_128x64x8_64x32_s3", "  cp.async.wait_group 1;\n  bar.sync 0;", "  cp.async.wait_group 1;", True,
