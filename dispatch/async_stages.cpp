@@ -24,7 +24,7 @@ bool legal(const gen::KernelConfig& c) {
 
 std::pair<int, int> copy_vectors(const gen::KernelConfig& config) {
   gen::KernelConfig c = config;
-  c.vec_copy = true;
+  c.vec_copy_a = c.vec_copy_b = true;
   // copy_vector walks the load layouts (~60 ns for both operands): once per configuration.
   thread_local std::unordered_map<gen::ConfigKey, std::pair<int, int>, gen::ConfigKeyHash> known;
   const std::optional<gen::ConfigKey> key = gen::config_key(c);
@@ -52,7 +52,7 @@ Plan with_f32_vector_stages(Plan p) {
   if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || c.stages > 2 || p.kg > 1) return p;
   c.stages = 3;
   c.unbounded = true;  // these plans gained 5-7% with unbounded copies inside the matrix (§55)
-  // One operand in vectors is enough (§45); the launcher sets vec_copy when the call is aligned.
+  // One operand in vectors is enough (§45); the launcher sets vec_copy_a/_b where the call is aligned.
   if (const auto [va, vb] = copy_vectors(c); va == 1 && vb == 1) return p;
   if (legal(c)) p.config = c;
   return p;

@@ -23,7 +23,7 @@ Plan with_async_stages(Plan p);
 std::pair<int, int> copy_vectors(const gen::KernelConfig& c);
 
 // An unsplit register-staged f32 SIMT plan as three cp.async stages copying 16-byte vectors
-// (vec_copy): such stages ran 5% slower than register staging on S's large squares with
+// (vec_copy_a/_b): such stages ran 5% slower than register staging on S's large squares with
 // element-wise copies (§28), 2-4% faster with both operands in vectors (NT, §42), and as fast
 // or up to 16% faster with one (NN, TT: M = 512 TRSM/TRMM steps, §45), so they pay where the
 // caller has checked that the call's alignment lets the vectors run (per call). Plans whose

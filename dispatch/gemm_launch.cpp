@@ -187,23 +187,27 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
   return true;
 }
 
-// Whether the plan's kernel may copy its operands in 16-byte vectors (gen::copy_vector): every
-// operand it would copy so starts 16-byte aligned with a leading dimension of whole vectors.
-bool vector_copies_fit(const GemmCall& call, const Plan& plan) {
+// Which operands the plan's kernel copies in 16-byte vectors for this call: those its layout
+// lets copy them (gen::copy_vector) that start 16-byte aligned with a leading dimension of whole
+// vectors. Per operand: a misaligned B does not cost an aligned A its vectors.
+struct VectorCopies {
+  bool a = false, b = false;
+  bool any() const { return a || b; }
+};
+
+VectorCopies vector_copies_fit(const GemmCall& call, const Plan& plan) {
   const auto [va, vb] = copy_vectors(plan.config);
-  if (va == 1 && vb == 1) return false;
   const std::int64_t es = gen::storage_bytes(call.data);
   auto aligned = [es](const void* p, std::int64_t ld) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * es % 16 == 0;
   };
-  if (va > 1 && !aligned(call.a, call.lda)) return false;
-  return vb == 1 || aligned(call.b, call.ldb);
+  return {va > 1 && aligned(call.a, call.lda), vb > 1 && aligned(call.b, call.ldb)};
 }
 
 // launch_plan, with the call's vector-copy decision already made where `vectors` holds one
 // (run_gemm makes it when it picks the f32 vector-stage form, §42: not looked up twice per call).
 Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan,
-                       std::optional<bool> vectors) {
+                       std::optional<VectorCopies> vectors) {
   Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
@@ -217,7 +221,9 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
-  plan.config.vec_copy = vectors ? *vectors : vector_copies_fit(call, plan);
+  const VectorCopies v = vectors ? *vectors : vector_copies_fit(call, plan);
+  plan.config.vec_copy_a = v.a;
+  plan.config.vec_copy_b = v.b;
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);
@@ -271,22 +277,21 @@ gen::Tuning band_choice(const GemmCall& call, model::Picker& picker, const model
   const bool spans = band_work(call, choice.ml, choice.nl) >= 1.0;
   const bool short_split = choice.kg > 1 && call.k <= kShortK;
   if (!spans && !short_split) return choice;
-  std::vector<gen::Tuning> cands;
-  if (!short_split) cands.push_back(choice);
-  for (const gen::Tuning& t : picker.top(problem, kCandidates))
-    if (t.kg == 1 || call.k > kShortK) cands.push_back(t);
+  std::vector<model::Picker::Scored> cands;  // scored once, by the pass that ranks them
+  if (!short_split) cands.push_back({choice, picker.score(problem, {choice}).front()});
+  for (const model::Picker::Scored& s : picker.top_scored(problem, kCandidates))
+    if (s.tuning.kg == 1 || call.k > kShortK) cands.push_back(s);
   if (cands.empty()) return choice;
-  const std::vector<float> log2_tflops = picker.score(problem, cands);
   std::size_t best = 0;
   double best_score = -1e30;
   for (std::size_t i = 0; i < cands.size(); ++i) {
-    const double score = log2_tflops[i] - std::log2(band_work(call, cands[i].ml, cands[i].nl));
+    const double score = cands[i].log2_tflops - std::log2(band_work(call, cands[i].tuning.ml, cands[i].tuning.nl));
     if (score > best_score) {
       best = i;
       best_score = score;
     }
   }
-  return cands[best];
+  return cands[best].tuning;
 }
 
 Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
@@ -348,7 +353,7 @@ Outcome run_gemm(const GemmCall& call) {
   DeviceInfo dev;
   if (!prepare(call, d, ctx, dev, out)) return out;
   Plan plan;
-  std::optional<bool> vectors;  // whether its copies run in vectors, where decided here
+  std::optional<VectorCopies> vectors;  // which operands copy vectors, where decided here
   if (t_forced) {
     plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t_forced->tile,
                           t_forced->kg);
@@ -370,11 +375,12 @@ Outcome run_gemm(const GemmCall& call) {
       known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
       if (top_k == 0) g_plans.add(key, *known);
     }
-    // The lowering is the problem's, whether its vectors run is the call's alignment (§42).
+    // The lowering is the problem's, whether its vectors run is the call's alignment (§42); one
+    // operand in vectors is enough (§45).
     const bool lowered = known->vector_stages.config.stages != known->plan.config.stages;
-    if (lowered && vector_copies_fit(call, known->vector_stages)) {
+    if (const VectorCopies v = lowered ? vector_copies_fit(call, known->vector_stages) : VectorCopies{}; v.any()) {
       plan = known->vector_stages;
-      vectors = true;
+      vectors = v;
     } else {
       plan = known->plan;
     }

@@ -48,11 +48,12 @@ struct KernelConfig {
   // Triangular operand (TRMM): kBand* (kernel_abi.hpp); the kernel narrows each block's K range to
   // where the triangle is not zero. Like fill, a variant the launcher asks for.
   int band = 0;
-  // cp.async stages only: copy each operand whose global and shared rows run the same way in
+  // cp.async stages only: copy A (B), where its layout allows (load_plan.hpp copy_vector), in
   // 16-byte vectors (a partial vector at the matrix's edge zero-fills its tail) instead of one
-  // element per copy. Like fill, a variant the launcher asks for, when the operands' addresses
-  // and leading dimensions keep every vector 16-byte aligned (load_plan.hpp copy_vector).
-  bool vec_copy = false;
+  // element per copy. Like fill, a variant the launcher asks for, per operand: when that
+  // operand's address and leading dimension keep every vector 16-byte aligned.
+  bool vec_copy_a = false;
+  bool vec_copy_b = false;
   // cp.async stages of a SIMT kernel: a block whose tile lies inside M and N refills whole K-steps
   // without bounds checks (mma kernels always do, perf notes §51/§55). A variant, not a tuning
   // parameter: S's squares gained 5-7% with it, its deep split and K = 32 plans lost up to 9%, so

@@ -57,10 +57,10 @@ bool load_splits_evenly(const LoadPlan& layout, int threads) {
 
 int copy_vector(const KernelConfig& c, Operand which) {
   const int es = storage_bytes(c.data);
-  if (!c.vec_copy || !async_copy(c) || (es != 4 && es != 8)) return 1;
+  if (!(which == Operand::A ? c.vec_copy_a : c.vec_copy_b) || !async_copy(c) || (es != 4 && es != 8)) return 1;
   const int v = 16 / es;
   KernelConfig scalar = c;
-  scalar.vec_copy = false;
+  scalar.vec_copy_a = scalar.vec_copy_b = false;
   const LoadPlan l = make_load_layout(scalar, which);
   // Operands stored M/N-contiguous, which cp.async kernels keep [k][mn] in shared memory, and f64
   // operands of mma kernels stored K-contiguous, kept [mn][k] there, in tiles at least 64 wide

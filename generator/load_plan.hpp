@@ -32,8 +32,8 @@ struct LoadPlan {
   int smem_elem(int k, int mn) const { return k_contiguous ? mn * smem_stride + k : k * smem_stride + mn; }
 };
 
-// Elements per global -> shared copy of an operand: 16 / element bytes when c.vec_copy asks for
-// it and the operand allows it (cp.async stages, 4- or 8-byte elements, stored M/N-contiguous or
+// Elements per global -> shared copy of an operand: 16 / element bytes when c.vec_copy_a (_b) asks
+// for it and the operand allows it (cp.async stages, 4- or 8-byte elements, stored M/N-contiguous or
 // an mma kernel's f64 operand stored K-contiguous, the tile's rows whole vectors, the vectors
 // split evenly over the threads), else 1. The launcher checks alignment (dispatch); K vectors
 // also need every block's K range to start on a vector, which split-K chunks and band ranges

@@ -135,6 +135,12 @@ bool Picker::covers(const Problem& p) const {
 }
 
 std::vector<gen::Tuning> Picker::top(const Problem& p, int k) {
+  std::vector<gen::Tuning> best;
+  for (const Scored& s : top_scored(p, k)) best.push_back(s.tuning);
+  return best;
+}
+
+std::vector<Picker::Scored> Picker::top_scored(const Problem& p, int k) {
   const Space& sp = space_entry(p.data);
   constexpr int kT = gen::kTuningParams;
   const int f = feature_count();
@@ -162,8 +168,8 @@ std::vector<gen::Tuning> Picker::top(const Problem& p, int k) {
   // Ties keep the space's order, so the first is the same as a max_element scan's.
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
                     [&](std::size_t a, std::size_t b) { return s[a] > s[b] || (s[a] == s[b] && a < b); });
-  std::vector<gen::Tuning> best;
-  for (std::size_t i = 0; i < n; ++i) best.push_back(sp.tunings[fits[order[i]]]);
+  std::vector<Scored> best;
+  for (std::size_t i = 0; i < n; ++i) best.push_back({sp.tunings[fits[order[i]]], s[order[i]]});
   return best;
 }
 

@@ -42,6 +42,12 @@ class Picker {
 
   // The model's k best candidates for p, best first (no cache; fewer when fewer fit).
   std::vector<gen::Tuning> top(const Problem& p, int k);
+  // The same with each one's predicted log2 TFLOP/s (as score() gives it).
+  struct Scored {
+    gen::Tuning tuning;
+    float log2_tflops;
+  };
+  std::vector<Scored> top_scored(const Problem& p, int k);
 
   // Predicted log2 TFLOP/s of each candidate for p (no cache).
   std::vector<float> score(const Problem& p, const std::vector<gen::Tuning>& candidates) const;

@@ -51,7 +51,8 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) 
   nt.config.op_a = gen::Op::N;
   nt.config.op_b = gen::Op::T;
   EXPECT_EQ(with_f32_vector_stages(nt).config.stages, 3);
-  EXPECT_FALSE(with_f32_vector_stages(nt).config.vec_copy);  // the launcher's to set
+  EXPECT_FALSE(with_f32_vector_stages(nt).config.vec_copy_a);  // the launcher's to set
+  EXPECT_FALSE(with_f32_vector_stages(nt).config.vec_copy_b);
   // Its plans copy without bounds checks inside the matrix (§55); split plans, lowered by
   // with_async_stages, keep the checked copies, and so does an unlowered plan's name.
   EXPECT_TRUE(with_f32_vector_stages(nt).config.unbounded);

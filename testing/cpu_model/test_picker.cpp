@@ -72,6 +72,13 @@ TEST(Picker, TopIsTheModelsRankingBestFirst) {
       best_rest = std::max(best_rest, picker.score(p, {t})[0]);
   EXPECT_LE(best_rest, s.back());
   EXPECT_TRUE(picker.top(p, 0).empty());
+  // top_scored: the same ranking, each with the score score() gives it (band_choice mixes both).
+  const std::vector<model::Picker::Scored> scored = picker.top_scored(p, 6);
+  ASSERT_EQ(scored.size(), top.size());
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    EXPECT_TRUE(scored[i].tuning == top[i]) << i;
+    EXPECT_NEAR(scored[i].log2_tflops, s[i], 1e-5f) << i;
+  }
 }
 
 TEST(Picker, KeepsTheFallbackUnlessClearlyBeaten) {

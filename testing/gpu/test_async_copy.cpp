@@ -120,5 +120,47 @@ TEST(AsyncCopy, VectorCopiesAtRaggedEdgesMatchTheReference) {
   std::printf("[ async   ] %d forced calls checked, %d with vector copies\n", checked, vectored);
 }
 
+// Vector copies are decided per operand: with one operand's leading dimension an odd number of
+// elements (its vectors would straddle 16 bytes), the other, aligned one keeps its vectors
+// (`_vca`: A only, `_vcb`: B only) and the misaligned one copies single elements.
+TEST(AsyncCopy, AnAlignedOperandKeepsItsVectorsBesideAMisalignedOne) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x0DDull);
+  // NT: both operands M/N-contiguous; Dgemm NN: A along M, B along K (f64 K vectors, §60).
+  struct Mixed {
+    const char* entry;
+    const char* spec;
+    cublasOperation_t ta, tb;
+    int per_vector;  // elements per 16 bytes
+  };
+  constexpr Mixed kMixed[] = {
+      {"Sgemm", "simt 128 128 8 8 8 4 1 0 3", CUBLAS_OP_N, CUBLAS_OP_T, 4},
+      {"Dgemm", "mma 64 128 8 32 64 1 1 0 3", CUBLAS_OP_N, CUBLAS_OP_N, 2},
+      {"Dgemm", "mma 64 128 8 32 64 1 1 0 3", CUBLAS_OP_T, CUBLAS_OP_N, 2},
+  };
+  int checked = 0;
+  for (const Mixed& c : kMixed)
+    for (bool a_aligned : {true, false}) {
+      ForcedTile f(c.spec);
+      ASSERT_TRUE(f.accepted()) << c.spec;
+      const Entry& e = entry_named(c.entry);
+      std::uniform_int_distribution<std::int64_t> q(40, 90);
+      Gemm g{c.ta, c.tb, 4 * q(rng) + 1, 4 * q(rng) + 3, 4 * q(rng) + 2, 0, 0, 0, {0.75, 0.5}, {-0.5, 0.25}};
+      auto whole = [&](std::int64_t rows) { return (rows + c.per_vector - 1) / c.per_vector * c.per_vector; };
+      auto odd = [&](std::int64_t rows) { return whole(rows) + 1; };
+      g.lda = a_aligned ? whole(a_rows(g)) : odd(a_rows(g));
+      g.ldb = a_aligned ? odd(b_rows(g)) : whole(b_rows(g));
+      g.ldc = g.m + 1;
+      const CheckResult r = check_gemm(e, g, h.get(), rng);
+      EXPECT_EQ(r.failure, "") << c.spec << ": " << describe(e, g) << " -> " << r.kernel;
+      // TN's A is K-contiguous: vectors only in f64 mma tiles (here 64 wide), as B's of NN.
+      const std::string want = a_aligned ? "_vca" : "_vcb";
+      EXPECT_NE(r.kernel.find(want), std::string::npos) << c.spec << ": " << describe(e, g) << " -> " << r.kernel;
+      ++checked;
+    }
+  std::printf("[ async   ] %d calls with one operand misaligned checked\n", checked);
+}
+
 }  // namespace
 }  // namespace gputest

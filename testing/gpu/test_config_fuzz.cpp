@@ -50,8 +50,8 @@ bool stages_suffix_matches(const std::string& name, int stages) {
   return stages > 1 ? last == "s" + std::to_string(stages) : !has;
 }
 
-// Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3", or "..._s3_vc" where the launcher
-// chose vector copies) is the forced spec's tile: family,
+// Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3", or "..._s3_vc" / "_vca" / "_vcb"
+// where the launcher chose vector copies) is the forced spec's tile: family,
 // block and warp/thread tile, store_pad and stages; no split when kg = 1 (a kg > 1 may still run
 // unsplit when K is too shallow for it).
 bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
@@ -61,7 +61,11 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
                   &stages) != 10)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_vc") == 0) name.resize(name.size() - 3);  // vector copies
+  for (const char* vc : {"_vc", "_vca", "_vcb"}) {  // vector copies, of both operands or one
+    const std::string suffix = vc;
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      name.resize(name.size() - suffix.size());
+  }
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +
                            std::to_string(ms) + "x" + std::to_string(ns);
   return name.rfind(std::string(family) + "_", 0) == 0 && name.find(tile) != std::string::npos &&

@@ -100,7 +100,7 @@ class Case:
         # fill: the kernel's triangular-output variant (KernelConfig::fill, name suffix _tri).
         # band: its triangular-operand variant (KernelConfig::band; fill_diag is then the column
         # offset of op(B)'s triangle, as for a column chunk).
-        # vc: its 16-byte vector copies (KernelConfig::vec_copy; leading dimensions then whole vectors).
+        # vc: its 16-byte vector copies (KernelConfig::vec_copy_a/_b, both; leading dimensions then whole vectors).
         # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +

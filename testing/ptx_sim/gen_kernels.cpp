@@ -143,7 +143,7 @@ GeneratedKernel generate(const std::string& spec) {
     else if (f[i] == "tri")
       c.fill = true;
     else if (f[i] == "vc")
-      c.vec_copy = true;
+      c.vec_copy_a = c.vec_copy_b = true;
     else if (f[i] == "ub")
       c.unbounded = true;
     else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
