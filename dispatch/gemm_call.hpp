@@ -37,6 +37,10 @@ struct GemmCall {
   // (kernel_abi.hpp kBand*; TRMM): the kernel sums each block's K range only where it meets the
   // triangle. Not for wgmma plans (wgmma_fits refuses it).
   int band = gen::kBandNone;
+  // Null, or where the result goes instead of over C (same shape and ldc, not overlapping C):
+  // D = alpha op(A) op(B) + beta C with C only read (TRSM's updates into its scratch). Never
+  // served by wgmma plans (KernelConfig::out_of_place).
+  void* d = nullptr;
 };
 
 struct Outcome {

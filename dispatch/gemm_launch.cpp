@@ -56,6 +56,12 @@ CUresult launch(const CudaDriver* d, CUfunction fn, unsigned gx, unsigned gy, un
                            nullptr);
 }
 
+// Out of place (GemmCall::d): the result's bytes from C's, the same in every column (same ldc).
+std::int64_t out_offset(const GemmCall& call) {
+  if (!call.d) return 0;
+  return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(call.d) - reinterpret_cast<std::uintptr_t>(call.c));
+}
+
 // kg > 1: slices into a stream-ordered workspace, then the reduction writes C. C is written only
 // by the reduction, so any failure here leaves C untouched and the call can still be forwarded.
 Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, const Plan& plan,
@@ -85,12 +91,13 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
   std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk), kg = plan.kg;
   std::int32_t fill = call.fill, fill_diag = 0;
+  std::int64_t d_offset = out_offset(call);  // the reduction's; the slices write only the workspace
   // The tensor maps are read by wgmma kernels only; the others take the first kKernelParamCount.
   void* gp[gen::kWgmmaParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag,
-                                     &maps[0], &maps[1]};
+                                     &d_offset, &maps[0], &maps[1]};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
-                                      &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag};
+                                      &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag, &d_offset};
   const auto& cfg = plan.config;
   CUresult r = launch(d, gemm.fn, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                       static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
@@ -117,6 +124,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
   std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c), ws = 0;
   std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
   std::int32_t m = static_cast<std::int32_t>(call.m), k = static_cast<std::int32_t>(call.k), kchunk = k;
+  std::int64_t d_offset = out_offset(call);
   const auto& cfg = plan.config;
   // Grid y is limited to 65535 blocks: wide problems go in column chunks, each a launch with
   // B and C advanced to the chunk's first column.
@@ -137,7 +145,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
     }
     void* params[gen::kWgmmaParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
-                                           &fill, &fill_diag, &maps[0], &maps[1]};
+                                           &fill, &fill_diag, &d_offset, &maps[0], &maps[1]};
     const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
                               static_cast<unsigned>(cfg.threads()), call, params, kernel.dynamic_smem);
     if (r != CUDA_SUCCESS) {
@@ -214,13 +222,14 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
     plan.kchunk = call.k;
   }
   if (plan.config.family == gen::Family::Wgmma && !wgmma_fits(call, dev)) {
-    out.detail = "wgmma needs sm_90, a plain call (no triangular output or operand), and A, B 16-byte aligned "
-                 "with leading dimensions a multiple of 8";
+    out.detail = "wgmma needs sm_90, a plain call (no triangular output or operand, in place), and A, B 16-byte "
+                 "aligned with leading dimensions a multiple of 8";
     return out;
   }
   // Triangular output runs the plan's tile in its fill variant (plain kernels ignore the fill).
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
+  plan.config.out_of_place = call.d != nullptr;  // its variant (split: the reduction's offset)
   const VectorCopies v = vectors ? *vectors : vector_copies_fit(call, plan);
   plan.config.vec_copy_a = v.a;
   plan.config.vec_copy_b = v.b;

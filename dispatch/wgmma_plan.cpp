@@ -13,7 +13,8 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
   if (call.data != gen::DataType::F16 && call.data != gen::DataType::BF16) return false;
   const CudaDriver* d = cuda_driver();
   if (!d || !d->cuFuncSetAttribute || !d->cuTensorMapEncodeTiled) return false;
-  if (call.m <= 0 || call.n <= 0 || call.k <= 0 || call.fill != gen::kFillWhole || call.band != gen::kBandNone)
+  if (call.m <= 0 || call.n <= 0 || call.k <= 0 || call.fill != gen::kFillWhole || call.band != gen::kBandNone ||
+      call.d)
     return false;
   auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   return aligned(call.a) && aligned(call.b) && call.lda % 8 == 0 && call.ldb % 8 == 0;

@@ -35,14 +35,15 @@ void require_half_width(int half) {
 
 }  // namespace
 
-// Columns per block: 8, so that TRSM's 16 pairs of 128 at n = 4096 run 256 blocks, two per SM:
-// the products are latency-bound (one group of eight loads in flight per thread), and strips of
-// 16 left one block of 8 warps per SM (S 27 µs, D 46 µs per doubling to 256; perf notes §61).
+// Columns per block: 8, twice the blocks of 16 (the products are latency-bound: one group of
+// eight loads in flight per thread), where a strip row holds under 1 KiB (half x element
+// bytes): D's 16 pairs of 64 at n = 4096 took 15 µs instead of 39 (perf notes §61). Wider
+// halves keep 16: D's pairs of 128 took 74 µs in strips of 8 against 46 in strips of 16 (§66).
 // Narrower strips read Off and Left once more per strip (from L2).
 int doubling_strip_width(DataType data, int half) {
   require_half_width(half);
   const int cb = type_info(data).cb;
-  return std::min(8, kSharedBytes / (2 * half * cb));
+  return std::min(half * cb >= 1024 ? 16 : 8, kSharedBytes / (2 * half * cb));
 }
 
 int doubling_smem_bytes(DataType data, int half) {

@@ -18,6 +18,9 @@
 //                         return at once. kFillHermitian: imaginary parts on i - j == fill_diag
 //                         become 0. Kernels generated with KernelConfig::band (kBand* below)
 //                         read fill_diag as the column of C (and of op(B)) their column 0 is.
+//   s64 d_offset          read only by kernels generated with KernelConfig::out_of_place: element
+//                         (i, j) of the result goes to C's address of (i, j) plus d_offset bytes
+//                         (C itself is only read). Split-K slices pass it to the reduction.
 //   Wgmma kernels only (kWgmmaParamCount), after these:
 //   .b8[128] tmap_a, tmap_b   CUtensorMaps (cuTensorMapEncodeTiled) of A and B as stored, f16 or
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
@@ -29,15 +32,16 @@
 // Split-K reduction kernel (generate_splitk_reduce):
 //   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
 //   u64 alpha_ptr, beta_ptr; s32 fill, fill_diag (as above, but read always: one reduction
-//                         kernel serves plain and triangular launches)
+//                         kernel serves plain and triangular launches); s64 d_offset (as
+//                         above, read always: 0 writes over C)
 // Grid: ceil(m*n / E) blocks of E x G threads, G = reduce_groups(m*n, kg), E = kReduceThreads / G
 // (simt_gemm_ptx.hpp).
 #pragma once
 
 namespace ptxblas::gen {
-inline constexpr int kKernelParamCount = 19;
-inline constexpr int kWgmmaParamCount = 21;
-inline constexpr int kReduceParamCount = 14;
+inline constexpr int kKernelParamCount = 20;
+inline constexpr int kWgmmaParamCount = 22;
+inline constexpr int kReduceParamCount = 15;
 inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;
 inline constexpr int kFillUpper = 2;

@@ -89,7 +89,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
-                      static_cast<int>(c.unbounded) | c.vec_copy_b << 1};
+                      static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -119,6 +119,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];
   if (c.vec_copy_a || c.vec_copy_b) s += !c.vec_copy_b ? "_vca" : !c.vec_copy_a ? "_vcb" : "_vc";
   if (canonical(c).unbounded) s += "_ub";
+  if (c.out_of_place) s += "_oop";
   return s;
 }
 

@@ -59,6 +59,11 @@ struct KernelConfig {
   // parameter: S's squares gained 5-7% with it, its deep split and K = 32 plans lost up to 9%, so
   // only the f32 vector-stage lowering (dispatch/async_stages.cpp), whose plans gained, asks for it.
   bool unbounded = false;
+  // The result goes to C's address plus p_d_offset bytes (same leading dimension) instead of over
+  // C, which is only read (beta != 0): an out-of-place GEMM, D = alpha op(A) op(B) + beta C. Like
+  // fill, a variant the launcher asks for (TRSM's updates of rows not yet in its scratch write
+  // them there, so that no final copy of the solution is needed).
+  bool out_of_place = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

@@ -44,6 +44,7 @@ const char* illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (c.u != 64) return "wgmma K-step must be 64 (one 128-byte swizzle row)";
   // The staged epilogue writes whole tiles; no triangular (fill) variant exists.
   if (c.fill) return "wgmma kernels have no triangular-output variant";
+  if (c.out_of_place) return "wgmma kernels have no out-of-place variant";
   if (c.stages < 2 || c.stages > 8) return "wgmma stages must be 2 to 8";
   const int threads = c.threads();
   if (threads > lim.max_threads_per_block) return "too many threads per block";

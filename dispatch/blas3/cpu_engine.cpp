@@ -60,6 +60,13 @@ class CpuEngine final : public Engine {
     multiply(ta, tb, m, n, k, alpha, a, b, beta, c, [](std::int64_t, std::int64_t) { return true; }, false);
   }
 
+  void gemm_into(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
+                 Scalar beta, MatView c, MatView d) override {
+    if (d.p != c.p && d.ld != c.ld) throw std::invalid_argument("CPU engine: gemm_into needs D's ld == C's");
+    multiply(ta, tb, m, n, k, alpha, a, b, beta, c, [](std::int64_t, std::int64_t) { return true; }, false,
+             gen::kBandNone, d);
+  }
+
   // Exactly the terms the triangle allows (tighter than the GPU's whole K-steps per block), so a
   // wrong band makes the adaptor tests fail here too.
   void gemm_band(int band, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
@@ -157,10 +164,12 @@ class CpuEngine final : public Engine {
  private:
   static bool stored(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i > j : i < j; }
 
-  // C(i, j) = alpha op(A) op(B) + beta C(i, j) where keep(i, j); hermitian: real diagonal.
+  // D(i, j) = alpha op(A) op(B) + beta C(i, j) where keep(i, j), D = C unless d.p is set; C is
+  // read only for beta != 0; hermitian: real diagonal.
   template <class Keep>
   void multiply(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a, MatView b,
-                Scalar beta, MatView c, Keep keep, bool hermitian, int band = gen::kBandNone) {
+                Scalar beta, MatView c, Keep keep, bool hermitian, int band = gen::kBandNone, MatView d = {}) {
+    if (!d.p) d = c;
     const T al = from<T>(alpha), be = from<T>(beta);
     const bool product = !alpha.is_zero() && k > 0;
     for (std::int64_t j = 0; j < n; ++j)
@@ -175,9 +184,9 @@ class CpuEngine final : public Engine {
         T sum{};
         if (product)
           for (std::int64_t l = lo; l < hi; ++l) sum += op_at(a, ta, i, l) * op_at(b, tb, l, j);
-        T& out = at(c, i, j);
         const T added = product ? al * sum : T{};
-        out = beta.is_zero() ? added : added + be * out;
+        T& out = at(d, i, j);
+        out = beta.is_zero() ? added : added + be * at(c, i, j);
         if (hermitian && i == j) out = real_of(out);
       }
   }

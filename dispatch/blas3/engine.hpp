@@ -53,6 +53,12 @@ class Engine {
   virtual void gemm(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
                     MatView b, Scalar beta, MatView c) = 0;
 
+  // gemm with the result in D instead of over C: D = alpha op(A) op(B) + beta C, C only read (not
+  // at all when beta == 0). D is m x n with C's leading dimension (the GPU's kernels address it as
+  // C plus an offset) and does not overlap C; D == C is gemm.
+  virtual void gemm_into(Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+                         MatView b, Scalar beta, MatView c, MatView d) = 0;
+
   // gemm where op(A) (band gen::kBandALower / kBandAUpper) or op(B) (kBandBLower / kBandBUpper) is
   // triangular and holds explicit zeros in its other triangle (a materialised triangle): the
   // engine may leave out the products with those zeros (the GPU's kernels narrow each block's K

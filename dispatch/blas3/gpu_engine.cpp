@@ -50,6 +50,13 @@ class GpuEngine final : public blas3::Engine {
     run(ta, tb, m, n, k, alpha, a, b, beta, c, gen::kFillWhole);
   }
 
+  // The out-of-place variant of the dispatcher's kernel (KernelConfig::out_of_place).
+  void gemm_into(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
+                 MatView b, Scalar beta, MatView c, MatView d) override {
+    if (d.p != c.p && d.ld != c.ld) throw EngineError("gemm_into: D's leading dimension differs from C's");
+    run(ta, tb, m, n, k, alpha, a, b, beta, c, gen::kFillWhole, gen::kBandNone, d);
+  }
+
   // One launch whose blocks each sum only the K range their rows of op(A) / columns of op(B) meet
   // (kernel_abi.hpp kBand*).
   void gemm_band(int band, gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha,
@@ -130,9 +137,9 @@ class GpuEngine final : public blas3::Engine {
   }
 
  private:
-  // One GEMM step through the dispatcher; fill and band as in GemmCall.
+  // One GEMM step through the dispatcher; fill, band and d (the result's place; null: C) as in GemmCall.
   void run(gen::Op ta, gen::Op tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, MatView a,
-           MatView b, Scalar beta, MatView c, int fill, int band = gen::kBandNone) {
+           MatView b, Scalar beta, MatView c, int fill, int band = gen::kBandNone, MatView d = {}) {
     if (m == 0 || n == 0) return;
     GemmCall call;
     call.data = t_;
@@ -154,12 +161,14 @@ class GpuEngine final : public blas3::Engine {
     call.stream = stream_;
     call.fill = fill;
     call.band = band;
+    call.d = d.p != c.p ? d.p : nullptr;
+    const MatView out = d.p ? d : c;
     const Outcome o = run_gemm(call);
     if (!o.served) {
-      if (o.failed) note_write(c);  // part of C was written before the failure
+      if (o.failed) note_write(out);  // part of the result was written before the failure
       throw EngineError("GEMM step: " + o.detail);
     }
-    note_write(c);
+    note_write(out);
     if (first_gemm_.empty()) first_gemm_ = o.detail;
   }
 

@@ -3,10 +3,13 @@
 // is updated with one large GEMM, then solved. A leaf is X_i = inv(op(A_ii)) B_i (a banded GEMM:
 // the inverse is triangular), with every leaf's inverse taken up front in one engine step (on
 // the GPU one launch; the many small launches of per-leaf inverses were most of TRSM's time,
-// perf-notes §16). When B fits Blocking::solution_bytes the leaves write X into one B-sized
-// scratch, the updates read it there, and one copy at the end moves X into B: one engine step per
-// leaf instead of two (a GEMM into scratch and a copy back), which matters because TRSM is
-// host-bound on its small steps (perf-notes §18).
+// perf-notes §16). When B fits Blocking::solution_bytes, a B-shaped scratch S (B's leading
+// dimension) holds the rows (left; right: columns) of B that updates have changed: an update
+// writes its result into S (out of place the first time it changes those rows, reading B), a
+// leaf reads its rows from S and writes X into B, and the updates read X from B. So each leaf is
+// one engine step, and no copy of the solution is needed at the end (perf notes §18, §65); only the
+// one leaf no update reaches is copied into S first. Otherwise each leaf solves into a one-leaf
+// scratch and copies X back, and the updates work in B.
 // inv(op(D)) == op(inv(D)), so the inverse is taken of the stored block and applied with the
 // same op.
 #include <algorithm>
@@ -25,11 +28,12 @@ struct Trsm {
   Op transa;
   Diag diag;
   std::int64_t m, n;
-  MatView a, b, inverses, solved;  // inverses: leaf i's in rows [i, i + nb) of a dim x nb strip
-  bool whole;                      // solved is m x n and keeps every leaf's X; else one leaf's
+  MatView a, b, inverses, scratch;  // inverses: leaf i's in rows [i, i + nb) of a dim x nb strip
+  bool whole;                       // scratch is S (B-shaped, B's ld); else one leaf's X
   std::int64_t nb;
   bool forward;  // the first half is solved first (left: op(A) lower; right: op(A) upper)
   DataType t;
+  std::int64_t dim;  // rows (left) or columns (right) of B
 
   // Where op(A)'s block at (r0, c0) is stored (op applied by the GEMM).
   MatView op_a(std::int64_t r0, std::int64_t c0) const {
@@ -38,8 +42,10 @@ struct Trsm {
 
   // Rows (left) or columns (right) [i, ...) of a matrix shaped like B.
   MatView at(MatView v, std::int64_t i) const { return left ? sub(v, i, 0, t) : sub(v, 0, i, t); }
-  // Where the solved X of [i, ...) is.
-  MatView x(std::int64_t i) const { return whole ? at(solved, i) : at(b, i); }
+  // Whether the current values of the rows (columns) of run(i, d) are in S (whole): an ancestor's
+  // update, which runs before run(i, d), reached them unless they are of the half solved first
+  // at every level (forward: from row 0; backward: up to dim).
+  bool in_scratch(std::int64_t i, std::int64_t d) const { return forward ? i > 0 : i + d < dim; }
 
   // op(inv) is triangular like op(A) (the inverse block holds explicit zeros off its triangle), so
   // the leaf is a banded GEMM: each block of X sums only the K its rows (left) or columns (right)
@@ -47,25 +53,33 @@ struct Trsm {
   void leaf(std::int64_t i, std::int64_t d) {
     const Scalar one{1, 0};
     const MatView inv = sub(inverses, i, 0, t);
-    const MatView out = whole ? at(solved, i) : solved;
+    const std::int64_t rows = left ? d : m, cols = left ? n : d;
+    // whole: from S into B (the leaf no update reached is copied into S first); else from B into
+    // the one-leaf scratch, then back.
+    if (whole && !in_scratch(i, d)) e.copy(rows, cols, at(b, i), at(scratch, i));
+    const MatView in = whole ? at(scratch, i) : at(b, i), out = whole ? at(b, i) : scratch;
     const bool op_lower = left == forward;  // left: forward means op(A) lower; right: upper
     if (left)
-      e.gemm_band(op_lower ? gen::kBandALower : gen::kBandAUpper, transa, Op::N, d, n, d, one, inv, at(b, i),
-                  Scalar{}, out);
+      e.gemm_band(op_lower ? gen::kBandALower : gen::kBandAUpper, transa, Op::N, d, n, d, one, inv, in, Scalar{},
+                  out);
     else
-      e.gemm_band(op_lower ? gen::kBandBLower : gen::kBandBUpper, Op::N, transa, m, d, d, one, at(b, i), inv,
-                  Scalar{}, out);
-    if (!whole) e.copy(left ? d : m, left ? n : d, out, at(b, i));
+      e.gemm_band(op_lower ? gen::kBandBLower : gen::kBandBUpper, Op::N, transa, m, d, d, one, in, inv, Scalar{},
+                  out);
+    if (!whole) e.copy(rows, cols, out, at(b, i));
   }
 
   // B's rows (left) or columns (right) [to, to + dt) -= the coupling block times the solved X of
-  // [from, from + df).
+  // [from, from + df) (in B). whole: the result goes to S, out of place when those rows were
+  // still only in B.
   void update(std::int64_t to, std::int64_t dt, std::int64_t from, std::int64_t df) {
     const Scalar one{1, 0}, minus_one{-1, 0};
+    // Those rows are in S exactly when the rows of the run the two halves form are.
+    const bool held = whole && in_scratch(std::min(to, from), dt + df);
+    const MatView c = held ? at(scratch, to) : at(b, to), d = whole ? at(scratch, to) : c;
     if (left)
-      e.gemm(transa, Op::N, dt, n, df, minus_one, op_a(to, from), x(from), one, at(b, to));
+      e.gemm_into(transa, Op::N, dt, n, df, minus_one, op_a(to, from), at(b, from), one, c, d);
     else
-      e.gemm(Op::N, transa, m, dt, df, minus_one, x(from), op_a(from, to), one, at(b, to));
+      e.gemm_into(Op::N, transa, m, dt, df, minus_one, at(b, from), op_a(from, to), one, c, d);
   }
 
   void run(std::int64_t i, std::int64_t d) {
@@ -111,15 +125,15 @@ void trsm(Engine& e, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m,
   // Left: op(A) lower-triangular solves top-down; right: op(A) upper-triangular solves left to right.
   const bool op_lower = (uplo == Uplo::Lower) == (transa == Op::N);
   const std::int64_t nb = trsm_leaf_width(dim, blk.nb, e.max_inverse());
-  const bool whole = dim > nb && m * n * gen::storage_bytes(t) <= blk.solution_bytes;
+  const bool whole = dim > nb && b.ld * n * gen::storage_bytes(t) <= blk.solution_bytes;
   Scratch inverses(e, dim, nb);
-  Scratch solved(e, whole || !left ? m : nb, whole || left ? n : nb);
+  Scratch scratch(e, whole ? b.ld : left ? nb : m, whole || left ? n : nb);  // whole: S with B's ld
   e.invert_diagonal_blocks(uplo, diag, dim, nb, a, inverses.view());
   if (!alpha.is_one()) e.scale(m, n, alpha, b);  // after the inverses: a refusal before here changed nothing
-  Trsm{e,  left,  uplo, transa, diag, m, n, a, b, inverses.view(), solved.view(), whole, nb,
-       left ? op_lower : !op_lower, t}
+  const bool forward = left ? op_lower : !op_lower;
+  Trsm{e,  left, uplo, transa, diag, m, n, a, b, inverses.view(), scratch.view(), whole, nb, forward, t,
+       dim}
       .run(0, dim);
-  if (whole) e.copy(m, n, solved.view(), b);
 }
 
 }  // namespace ptxblas::blas3

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -102,11 +102,15 @@ class Case:
         # offset of op(B)'s triangle, as for a column chunk).
         # vc: its 16-byte vector copies (KernelConfig::vec_copy_a/_b, both; leading dimensions then whole vectors).
         # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
+        # oop: its out-of-place variant (KernelConfig::out_of_place): the result goes to a
+        # separate D (same ld), C is only read.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
-                       ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") + ("_sm80" if sm80 else ""))
+                       ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
+                       ("_oop" if oop else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
-                     (":vc" if vc else "") + (":ub" if ub else "") + (":sm80" if sm80 else ""))
+                     (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
+                     (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
 
@@ -266,6 +270,16 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 fill_diag=3, kchunk=u, kg=-(-(nl + 9) // u))
             add("nn band B upper split-K", t, "n", "n", small, 6, 2 * nl + 5, kb, band=BAND_BU, kchunk=u,
                 kg=-(-kb // u))
+        # Out of place (TRSM's updates): the result into a separate D, C only read (not at all
+        # with beta = 0), ragged edges, a triangular fill too.
+        if t in "sdcz":
+            add("nn out of place", t, "n", "n", small, ml + 5, nl + 3, 2 * u + 3, oop=True)
+            add("tn out of place beta=0 NaN C", t, "t", "n", small, 2 * ml + 1, 7, u + 1, beta=0j, oop=True)
+            add("nt out of place fill lower", t, "n", "t", small, big, big, u + 3, fill=FILL_LOWER | herm, oop=True)
+            add("nn out of place race check", t, "n", "n", small, 9, 7, 2 * u + 1, racecheck=True, oop=True)
+            add("nn out of place split-K", t, "n", "n", small, 11, 9, 3 * u + 1, kchunk=u, kg=4, oop=True)
+            add("tn out of place split-K fill upper beta=0", t, "t", "n", small, big, big, 2 * u + 3, kchunk=u,
+                kg=3, fill=FILL_UPPER, beta=0j, oop=True)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -316,6 +330,8 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                             tile[1] // 2 + 3, 2 * tile[2] * tile[8] + 3, vc=True)
                     add("%s %s vector copies split-K" % (o, name), t, o[0], o[1], tile, 13, 10, 3 * tile[2] + 1,
                         kchunk=tile[2], kg=4, vc=True)
+                    add("nn %s vector copies out of place" % name, t, "n", "n", tile, tile[0] + 5, tile[1] // 2 + 3,
+                        2 * tile[2] * tile[8] + 3, vc=True, ub=not tile[6], oop=True)
                     add("%s %s vector copies band A lower" % (o, name), t, o[0], o[1], tile, tile[0] + 5, 6,
                         tile[0] + 3 * tile[2] + 1, band=BAND_AL, vc=True)
                     add("%s %s vector copies race check" % (o, name), t, o[0], o[1], tile, 9, 7,
@@ -442,6 +458,13 @@ MUTATIONS = [
      "SIMT unbounded copies on a K-step that ends past K (no zero fill)"),
     ("mma_d_nt_64x128x8_32x64_s3_vc", "[%v_b_sdst+2112], [%v_b1_ptr], 16;", "[%v_b_sdst+2112], [%v_b0_ptr], 16;",
      True, "cp.async: an unbounded copy reads another slot's source"),
+    ("mma_d_nn_64x128x8_32x64_s3_vc_oop", "add.s64 %v_d_col, %v_c_col, %v_d_off;", "mov.u64 %v_d_col, %v_c_col;",
+     True, "out of place: the result written over C"),
+    ("splitk_reduce_d", "add.s64 %v_d_ptr, %v_c_ptr, %v_d_off;", "mov.u64 %v_d_ptr, %v_c_ptr;", True,
+     "split-K reduction: an out-of-place result written over C"),
+    ("simt_s_nn_32x32x8_2x2_v2_s2_oop", "add.s64 %v_d_col, %v_c_col, %v_d_off;",
+     "add.s64 %v_d_col, %v_c_col, %v_d_off;\n  add.s64 %v_d_col, %v_d_col, 4;", True,
+     "out of place: the result one row down in D"),
     ("simt_s_nn_128x128x8_8x8_v4", "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+256]",
      "{%v_fa4_r, %v_fa5_r, %v_fa6_r, %v_fa7_r}, [%v_ra+240]", False,
      "vec-4 run stride of A's fragments in shared memory"),
@@ -490,6 +513,8 @@ def _run_case(c, ptx_dir):
                lambda r, s: simcheck.uniform(rng, ti) * (0 if b_zero(*b_op(r, s)) else 1))
     beta_zero = c.beta == 0
     C = Matrix(mem, ti, m, n, ldc, lambda i, j: None if beta_zero else simcheck.uniform(rng, ti))
+    # Out of place: the result's matrix, NaN-poisoned, writable only where C's result goes.
+    D = Matrix(mem, ti, m, n, ldc, lambda i, j: None) if c.oop else C
 
     # Scalars as the kernel sees them: host values in compute precision, device values in
     # compute precision or f16. Host parameters are NaN when a device pointer replaces them.
@@ -548,6 +573,7 @@ def _run_case(c, ptx_dir):
         return not ((c.fill & FILL_LOWER and d < c.fill_diag) or (c.fill & FILL_UPPER and d > c.fill_diag))
 
     fill_args = [c.fill, c.fill_diag]  # band kernels read fill_diag as their column offset
+    fill_args += [D.addr - C.addr]     # d_offset, read by out-of-place kernels only
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile)
     grid = (-(-m // ml), -(-n // nl), c.kg)
@@ -557,13 +583,17 @@ def _run_case(c, ptx_dir):
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
                       fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
-        C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        C.allow(mem, (mem.W if D is C else 0) | (0 if beta_zero else mem.R), inside)
+        if D is not C:
+            D.allow(mem, mem.W, inside)
         groups = reduce_groups(m * n, c.kg)
         elems = REDUCE_THREADS // groups
         ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars + fill_args, mem,
                       (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
-        C.allow(mem, mem.W | (0 if beta_zero else mem.R), inside)
+        C.allow(mem, (mem.W if D is C else 0) | (0 if beta_zero else mem.R), inside)
+        if D is not C:
+            D.allow(mem, mem.W, inside)
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,
                       grid, (threads, 1, 1), racecheck=c.racecheck)
 
@@ -583,13 +613,16 @@ def _run_case(c, ptx_dir):
                 ref = complex(ref.real, 0)  # a Hermitian result's diagonal is real
             bound = (abs(alpha) * mag if product_read else 0) + (0 if beta_zero else abs(beta) * abs(cij))
             tol = 4 * (k + c.kg + 4) * ti.eps * bound + ti.out_eps * abs(ref) + ti.out_abs
-            got = ti.get(mem, C.at(i, j))
+            got = ti.get(mem, D.at(i, j))
             err = abs(got - ref)
             if not err <= tol:
                 bad.append("C(%d,%d) = %r, expected %r (|err| %.3g > tol %.3g)" % (i, j, got, ref, err, tol))
     # A, B, the padding rows of C and C outside the fill must be unchanged.
-    for M, what, keep in ((A, "A", lambda i, j: True), (B, "B", lambda i, j: True),
-                          (C, "C padding or outside the fill", lambda i, j: i >= m or not inside(i, j))):
+    kept = [(A, "A", lambda i, j: True), (B, "B", lambda i, j: True),
+            (D, "C padding or outside the fill", lambda i, j: i >= m or not inside(i, j))]
+    if D is not C:
+        kept.append((C, "C (read only: out of place)", lambda i, j: True))
+    for M, what, keep in kept:
         bad += ["%s element (%d,%d) changed" % (what, i, j) for i, j in M.changed(mem, keep)]
     return simcheck.wrong(bad)
 
@@ -606,6 +639,8 @@ def describe(c):
         s += " fill=%d diag=%d" % (c.fill, c.fill_diag)
     if c.band:
         s += " band=%s columns from %d" % (BAND_SUFFIX[c.band], c.fill_diag)
+    if c.oop:
+        s += " out of place"
     if c.racecheck:
         s += " racecheck"
     return s

@@ -56,7 +56,7 @@ COMPUTE_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
 
 def doubling_strip_width(t, half):
     """generator/inverse_doubling_ptx.cpp doubling_strip_width()."""
-    return min(8, 32768 // (2 * half * COMPUTE_BYTES[t]))
+    return min(16 if half * COMPUTE_BYTES[t] >= 1024 else 8, 32768 // (2 * half * COMPUTE_BYTES[t]))
 
 
 def kernel_name(kind, t, lower, herm, unit, width=32):
