@@ -10,8 +10,9 @@ namespace ptxblas::blas3 {
 // Block size of the triangular adaptors (diagonal blocks of TRSM and TRMM).
 struct Blocking {
   std::int64_t nb = 128;
-  // TRSM keeps every leaf's solution in one B-sized scratch (one copy into B at the end, not one
-  // per leaf) when B takes at most this many bytes.
+  // TRSM's updates write into one B-shaped scratch (B's leading dimension), which its leaves read
+  // to write X into B (no copy of the solution, not one per leaf), when that takes at most this
+  // many bytes.
   std::int64_t solution_bytes = std::int64_t{256} << 20;
   // TRMM materialises the whole triangle in scratch and runs one banded GEMM over it when it takes
   // at most this many bytes; larger ones go by recursive halving with nb-wide diagonal leaves.
