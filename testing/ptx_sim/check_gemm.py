@@ -572,6 +572,13 @@ def _run_case(c, ptx_dir):
         d = i - j
         return not ((c.fill & FILL_LOWER and d < c.fill_diag) or (c.fill & FILL_UPPER and d > c.fill_diag))
 
+    # The kernel that writes the result (the GEMM, or the split-K reduction after the slices) may
+    # read C (beta != 0) and write the result's elements that exist, in C or, out of place, in D.
+    def open_output():
+        C.allow(mem, (mem.W if D is C else 0) | (0 if beta_zero else mem.R), inside)
+        if D is not C:
+            D.allow(mem, mem.W, inside)
+
     fill_args = [c.fill, c.fill_diag]  # band kernels read fill_diag as their column offset
     fill_args += [D.addr - C.addr]     # d_offset, read by out-of-place kernels only
     gemm = kernel(ptx_dir, c.kernel)
@@ -583,17 +590,13 @@ def _run_case(c, ptx_dir):
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
                       fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
-        C.allow(mem, (mem.W if D is C else 0) | (0 if beta_zero else mem.R), inside)
-        if D is not C:
-            D.allow(mem, mem.W, inside)
+        open_output()
         groups = reduce_groups(m * n, c.kg)
         elems = REDUCE_THREADS // groups
         ptxsim.launch(kernel(ptx_dir, c.reduce), [ws, C.addr, ldc, m, n, c.kg] + scalars + fill_args, mem,
                       (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
-        C.allow(mem, (mem.W if D is C else 0) | (0 if beta_zero else mem.R), inside)
-        if D is not C:
-            D.allow(mem, mem.W, inside)
+        open_output()
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,
                       grid, (threads, 1, 1), racecheck=c.racecheck)
 
