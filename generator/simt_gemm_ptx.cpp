@@ -1088,32 +1088,46 @@ class Emitter {
 
   // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); a fill
   // kernel's only where they lie inside the fill (read_fill()'s range). Out of place: written
-  // %d_off bytes from where C is read.
+  // %d_off bytes from where C is read. Each column's C is read before any of its elements is
+  // written: ptxas keeps every load after the stores before it (it cannot tell their addresses
+  // apart), so reads between writes cost one memory round trip per element (perf notes §67).
   void store_tile(const std::string& bz, const std::string& cbase) {
     const std::string cptr = "%c_col", dptr = c_.out_of_place ? r("u64", "d_col") : cptr;
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
-    const Value cv{ct("cv_r"), t_.cplx ? ct("cv_i") : ""};
     prefetch_c(bz, cbase);
     for (int j = 0; j < acc_cols(); ++j) {
       const std::string cj = column_of_c(j, cbase);
       if (c_.out_of_place) ins("add.s64 " + dptr + ", " + cptr + ", %d_off");
       for (int i = 0; i < acc_rows(); ++i) {
-        const std::string p = r("pred", "p_out"), pr = r("pred", "p_read"), d = r("s32", "fd");
-        ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
-        if (c_.fill) {
-          ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
-          ins("and.pred " + p + ", " + p + ", " + in_fill(d));
-        }
-        ins("and.pred " + pr + ", " + p + ", !" + bz);
-        const std::string off = "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]";
+        const std::string pr = r("pred", "p_read");
+        ins("and.pred " + pr + ", " + element_inside(i, cj) + ", !" + bz);
+        read_c(c_value(i), pr, "[" + cptr + elem_off(i));
+      }
+      for (int i = 0; i < acc_rows(); ++i) {
+        const std::string p = element_inside(i, cj);
         mul(out, alpha_, acc(i, j));
-        read_c(cv, pr, "[" + cptr + off);
-        mul_add(out, beta_, cv);
-        if (c_.fill) real_on_fill_diagonal(out, d);
-        write_c(out, p, "[" + dptr + off);
+        mul_add(out, beta_, c_value(i));
+        if (c_.fill) real_on_fill_diagonal(out, "%fd");
+        write_c(out, p, "[" + dptr + elem_off(i));
       }
     }
   }
+  // Whether row i's element of column cj lies inside C (and inside the fill, %fd its row - column
+  // difference then). Predicates are recomputed rather than kept: a column's worth of them live
+  // at once cost registers (one C kernel lost a block per SM).
+  std::string element_inside(int i, const std::string& cj) {
+    const std::string p = r("pred", "p_out");
+    ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
+    if (c_.fill) {
+      const std::string d = r("s32", "fd");
+      ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
+      ins("and.pred " + p + ", " + p + ", " + in_fill(d));
+    }
+    return p;
+  }
+  // Row i's element of the column being stored: its C value, and its byte offset in the column.
+  Value c_value(int i) { return {ct("cv_r" + num(i)), t_.cplx ? ct("cv_i" + num(i)) : ""}; }
+  std::string elem_off(int i) const { return "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]"; }
 
   // Accumulator column j's column of C: %cj its index, %c_col its first row's address, %pn
   // whether it lies inside C (after epilogue()'s set-up). Returns "%cj".
@@ -1126,9 +1140,9 @@ class Emitter {
     return cj;
   }
 
-  // beta != 0: every element of C the thread will read is asked into L2 first. The loads below
-  // wait on each column's stores (ptxas cannot tell the columns' addresses apart), so without
-  // this each column pays a full DRAM latency; with few warps per SM nothing hides it (perf
+  // beta != 0: every element of C the thread will read is asked into L2 first. Each column's
+  // loads wait on the previous column's stores (ptxas cannot tell their addresses apart), so
+  // without this each column pays a full DRAM latency; with few warps per SM nothing hides it (perf
   // notes §23: the panel SYRK read C at 1/3 of the speed it computed).
   void prefetch_c(const std::string& bz, const std::string& cbase) {
     ins("@" + bz + " bra L_c_prefetched");
@@ -1138,7 +1152,7 @@ class Emitter {
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out");
         ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
-        ins("@" + p + " prefetch.global.L2 [" + cptr + "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]");
+        ins("@" + p + " prefetch.global.L2 [" + cptr + elem_off(i));
       }
     }
     w_.label("L_c_prefetched");

@@ -8,7 +8,8 @@
 # Alternating A and B, ROUNDS (3) times each:
 #   - the level-3 suite (ptxblas-bench-blas3 over testing/bench/suite_blas3.txt, or $AB_BLAS3_SUITE);
 #   - with AB_GEMM=1, the GEMM suite without the oracle (ptxblas-bench over $AB_GEMM_SUITE, default
-#     testing/bench/suite_public.txt; $AB_GEMM_FILTER narrows it).
+#     testing/bench/suite_public.txt; $AB_GEMM_FILTER narrows it; AB_GEMM_BETA_ONE=1 times it with
+#     beta = 1; $AB_MAX_MS sets --max-ms for it, default 200).
 # Then first-call latency (ptxblas-bench-latency), each library with its own empty
 # CUDA_CACHE_PATH, run twice: cold, then warm JIT cache.
 # Logs and CSVs go to $OUT/ab-results.tgz (or build/ab-logs without $OUT); ends with a summary:
@@ -17,7 +18,7 @@
 # whole level-3 suite with AB_GEMM over suite_blas3_steps.txt 393 s. Narrow the suites to fit.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 A=$(realpath "$1")
 B=$(realpath "${2:-build/bin/libptxblas.so}")
 BIN=${BUILD_DIR:-build}/bin
@@ -39,6 +40,8 @@ for ((r = 1; r <= ROUNDS; ++r)); do
     if [ "${AB_GEMM:-0}" = 1 ]; then
       gemm_args=(--suite "${AB_GEMM_SUITE:-testing/bench/suite_public.txt}" --library "$lib" --csv "$logs/gemm-$side-$r.csv")
       [ -n "${AB_GEMM_FILTER:-}" ] && gemm_args+=(--filter "$AB_GEMM_FILTER")
+      [ "${AB_GEMM_BETA_ONE:-0}" = 1 ] && gemm_args+=(--beta-one)
+      [ -n "${AB_MAX_MS:-}" ] && gemm_args+=(--max-ms "$AB_MAX_MS")
       timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
         echo "GEMM benchmark $side round $r: exit status $?"
     fi
