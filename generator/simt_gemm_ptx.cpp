@@ -1088,71 +1088,84 @@ class Emitter {
 
   // The thread's elements of C from column base `cbase` (after epilogue()'s set-up); a fill
   // kernel's only where they lie inside the fill (read_fill()'s range). Out of place: written
-  // %d_off bytes from where C is read. Each column's C is read before any of its elements is
-  // written: ptxas keeps every load after the stores before it (it cannot tell their addresses
-  // apart), so reads between writes cost one memory round trip per element (perf notes §67).
+  // %d_off bytes from where C is read. ptxas keeps every load after the stores before it (it
+  // cannot tell their addresses apart), so C is read a column ahead: the next column's loads go
+  // out before this column's stores, and only the first column waits for its C (perf notes §67;
+  // loads between stores cost one memory round trip per element).
   void store_tile(const std::string& bz, const std::string& cbase) {
-    const std::string cptr = "%c_col", dptr = c_.out_of_place ? r("u64", "d_col") : cptr;
+    const std::string dptr = c_.out_of_place ? r("u64", "d_col") : "";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     prefetch_c(bz, cbase);
-    for (int j = 0; j < acc_cols(); ++j) {
-      const std::string cj = column_of_c(j, cbase);
-      if (c_.out_of_place) ins("add.s64 " + dptr + ", " + cptr + ", %d_off");
+    const auto read_column = [&](int j) {
+      const Column col = column_of_c(j, cbase, j % 2);
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string pr = r("pred", "p_read");
-        ins("and.pred " + pr + ", " + element_inside(i, cj) + ", !" + bz);
-        read_c(c_value(i), pr, "[" + cptr + elem_off(i));
+        ins("and.pred " + pr + ", " + element_inside(i, col) + ", !" + bz);
+        read_c(c_value(i, j % 2), pr, "[" + col.ptr + elem_off(i));
       }
+      return col;
+    };
+    Column next = read_column(0);
+    for (int j = 0; j < acc_cols(); ++j) {
+      const Column col = next;
+      if (j + 1 < acc_cols()) next = read_column(j + 1);
+      const std::string dst = c_.out_of_place ? dptr : col.ptr;
+      if (c_.out_of_place) ins("add.s64 " + dptr + ", " + col.ptr + ", %d_off");
       for (int i = 0; i < acc_rows(); ++i) {
-        const std::string p = element_inside(i, cj);
+        const std::string p = element_inside(i, col);
         mul(out, alpha_, acc(i, j));
-        mul_add(out, beta_, c_value(i));
+        mul_add(out, beta_, c_value(i, j % 2));
         if (c_.fill) real_on_fill_diagonal(out, "%fd");
-        write_c(out, p, "[" + dptr + elem_off(i));
+        write_c(out, p, "[" + dst + elem_off(i));
       }
     }
   }
-  // Whether row i's element of column cj lies inside C (and inside the fill, %fd its row - column
-  // difference then). Predicates are recomputed rather than kept: a column's worth of them live
-  // at once cost registers (one C kernel lost a block per SM).
-  std::string element_inside(int i, const std::string& cj) {
+
+  // Accumulator column j's column of C (after epilogue()'s set-up) in register set `set` (two,
+  // for reading one column ahead): its index, its first row's address, whether it lies inside C.
+  struct Column {
+    std::string cj, ptr, pn;
+  };
+  Column column_of_c(int j, const std::string& cbase, int set) {
+    const Column col{r("s32", "cj" + num(set)), r("u64", "c_col" + num(set)), r("pred", "pn" + num(set))};
+    ins("add.s32 " + col.cj + ", %colbase, " + num(col_off(j)));
+    ins("mul.lo.s64 %c_tmp, %ldc_bytes, " + num(col_off(j)));
+    ins("add.s64 " + col.ptr + ", " + cbase + ", %c_tmp");
+    ins("setp.lt.s32 " + col.pn + ", " + col.cj + ", %n");
+    return col;
+  }
+  // Whether row i's element of `col` lies inside C (and inside the fill, %fd its row - column
+  // difference then). Recomputed at each use rather than kept: a column's worth of predicates
+  // live at once cost registers.
+  std::string element_inside(int i, const Column& col) {
     const std::string p = r("pred", "p_out");
-    ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
+    ins("and.pred " + p + ", %pm" + num(i) + ", " + col.pn);
     if (c_.fill) {
       const std::string d = r("s32", "fd");
-      ins("sub.s32 " + d + ", %ri" + num(i) + ", " + cj);
+      ins("sub.s32 " + d + ", %ri" + num(i) + ", " + col.cj);
       ins("and.pred " + p + ", " + p + ", " + in_fill(d));
     }
     return p;
   }
-  // Row i's element of the column being stored: its C value, and its byte offset in the column.
-  Value c_value(int i) { return {ct("cv_r" + num(i)), t_.cplx ? ct("cv_i" + num(i)) : ""}; }
+  // Row i's C value in register set `set`, and its byte offset in its column.
+  Value c_value(int i, int set) {
+    const std::string k = num(set) + "_" + num(i);
+    return {ct("cv_r" + k), t_.cplx ? ct("cv_i" + k) : ""};
+  }
   std::string elem_off(int i) const { return "+" + num(static_cast<long long>(row_off(i)) * t_.es) + "]"; }
 
-  // Accumulator column j's column of C: %cj its index, %c_col its first row's address, %pn
-  // whether it lies inside C (after epilogue()'s set-up). Returns "%cj".
-  std::string column_of_c(int j, const std::string& cbase) {
-    const std::string cj = r("s32", "cj");
-    ins("add.s32 " + cj + ", %colbase, " + num(col_off(j)));
-    ins("mul.lo.s64 %c_tmp, %ldc_bytes, " + num(col_off(j)));
-    ins("add.s64 %c_col, " + cbase + ", %c_tmp");
-    ins("setp.lt.s32 " + r("pred", "pn") + ", " + cj + ", %n");
-    return cj;
-  }
-
   // beta != 0: every element of C the thread will read is asked into L2 first. Each column's
-  // loads wait on the previous column's stores (ptxas cannot tell their addresses apart), so
-  // without this each column pays a full DRAM latency; with few warps per SM nothing hides it (perf
+  // loads wait on the stores before them (ptxas cannot tell their addresses apart), so without
+  // this each column pays a full DRAM latency; with few warps per SM nothing hides it (perf
   // notes §23: the panel SYRK read C at 1/3 of the speed it computed).
   void prefetch_c(const std::string& bz, const std::string& cbase) {
     ins("@" + bz + " bra L_c_prefetched");
-    const std::string cptr = "%c_col";
     for (int j = 0; j < acc_cols(); ++j) {
-      column_of_c(j, cbase);
+      const Column col = column_of_c(j, cbase, 0);
       for (int i = 0; i < acc_rows(); ++i) {
         const std::string p = r("pred", "p_out");
-        ins("and.pred " + p + ", %pm" + num(i) + ", %pn");
-        ins("@" + p + " prefetch.global.L2 [" + cptr + elem_off(i));
+        ins("and.pred " + p + ", %pm" + num(i) + ", " + col.pn);
+        ins("@" + p + " prefetch.global.L2 [" + col.ptr + elem_off(i));
       }
     }
     w_.label("L_c_prefetched");
