@@ -31,7 +31,8 @@ class Emitter {
         sm_(sm),
         mma_(c.family == Family::Mma),
         wgmma_(c.family == Family::Wgmma),
-        sb_(shared_bytes(c)) {}
+        planar_(mma_ && c.data == DataType::C64),
+        sb_(planar_ ? 8 : shared_bytes(c)) {}
 
   std::string run() {
     const std::string name = kernel_name(c_);
@@ -247,7 +248,14 @@ class Emitter {
 
  private:
   // One stage of an operand's shared tile, in bytes; the array holds c_.stages of them.
-  int stage_size(const LoadPlan& p) const { return (p.smem_rows * p.smem_stride * sb_ + 15) / 16 * 16; }  // = smem_stage_bytes
+  int stage_size(const LoadPlan& p) const {  // = smem_stage_bytes
+    return (p.smem_rows * p.smem_stride * shared_bytes(c_) + 15) / 16 * 16;
+  }
+  // planar_: bytes from an element's real part to its imaginary part.
+  int plane_bytes(Operand which) const {
+    const LoadPlan p = make_load_layout(c_, which);
+    return p.smem_rows * p.smem_stride * sb_;
+  }
   int smem_size(const LoadPlan& p) const { return stage_size(p) * c_.stages; }
 
   std::string r(const std::string& type, const std::string& name) { return w_.reg(type, name); }
@@ -643,7 +651,12 @@ class Emitter {
         ins("st.shared." + t_.ct + " " + addr + ", " + v[0]);
       } else {
         if (conj) ins("neg." + t_.ct + " " + v[1] + ", " + v[1]);
-        ins("st.shared.v2." + t_.ct + " " + addr + ", {" + v[0] + ", " + v[1] + "}");
+        if (planar_) {
+          ins("st.shared.f64 " + addr + ", " + v[0]);
+          ins("st.shared.f64 [" + base + "+" + num(smem_off_[w][j] + plane_bytes(which)) + "], " + v[1]);
+        } else {
+          ins("st.shared.v2." + t_.ct + " " + addr + ", {" + v[0] + ", " + v[1] + "}");
+        }
       }
     }
   }
@@ -722,9 +735,10 @@ class Emitter {
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
     const bool half = sb_ == 2;
     const int fm = c_.ms / 16, fn = c_.ns / 8;
-    auto addr = [&](const std::string& base, const LoadPlan& p, int row, int k) {
-      return "[" + base + "+" + num(p.smem_elem(k, row) * sb_) + "]";
+    auto addr = [&](const std::string& base, const LoadPlan& p, int row, int k, int plus = 0) {
+      return "[" + base + "+" + num(p.smem_elem(k, row) * sb_ + plus) + "]";
     };
+    const int plane_a = planar_ ? plane_bytes(Operand::A) : 0, plane_b = planar_ ? plane_bytes(Operand::B) : 0;
     auto d = [&](int i, int j, bool im) { return im ? acc(i, j).im : acc(i, j).re; };
     // The four accumulators of fragment (fi, fj): rows g | g + 8, columns 2q + 0 | 1.
     auto acc4 = [&](int fi, int fj, bool im) {
@@ -758,23 +772,19 @@ class Emitter {
       for (int fi = 0; fi < fm; ++fi)
         for (int part = 0; part < 4; ++part) {
           const Value f = frag("a", 4 * fi + part);
-          const std::string at = addr(ra_, pa, 16 * fi + 8 * (part & 1), kk + 4 * (part >> 1));
-          if (t_.cplx)
-            ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + at);
-          else
-            ins("ld.shared.f64 " + f.re + ", " + at);
+          const int row = 16 * fi + 8 * (part & 1), k = kk + 4 * (part >> 1);
+          ins("ld.shared.f64 " + f.re + ", " + addr(ra_, pa, row, k));
+          if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + addr(ra_, pa, row, k, plane_a));
           if (conjugate_fragments(Operand::A)) ins("neg.f64 " + f.im + ", " + f.im);
         }
       for (int fj = 0; fj < fn; ++fj)
         for (int part = 0; part < 2; ++part) {
           const Value f = frag("b", 2 * fj + part);
-          const std::string at = addr(rb_, pb, 8 * fj, kk + 4 * part);
+          ins("ld.shared.f64 " + f.re + ", " + addr(rb_, pb, 8 * fj, kk + 4 * part));
           if (t_.cplx) {
-            ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + at);
+            ins("ld.shared.f64 " + f.im + ", " + addr(rb_, pb, 8 * fj, kk + 4 * part, plane_b));
             if (conjugate_fragments(Operand::B)) ins("neg.f64 " + f.im + ", " + f.im);
             ins("neg.f64 " + ct("fb" + num(2 * fj + part) + "_ni") + ", " + f.im);
-          } else {
-            ins("ld.shared.f64 " + f.re + ", " + at);
           }
         }
       auto part_of = [&](const std::string& x, int i, int kind) {  // kind: 0 re, 1 im, 2 -im
@@ -955,13 +965,13 @@ class Emitter {
   void copy_tile_async(Operand which, const std::string& dst, int off) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
-    const int v = copy_vec_[w], bytes = v * t_.es;
+    const int v = copy_vec_[w];
     for (int j = 0; j < slots_[w]; ++j) {
       const std::string s = x + num(j);
       const std::string p = r("pred", s + "_ok"), size = r("u32", "cp_size"), src = r("u64", "cp_src");
       ins("setp.lt.and.s32 " + p + ", %" + s + "_kidx, %kload, %" + s + "_mnok");
       if (v == 1) {
-        ins("selp.u32 " + size + ", " + num(t_.es) + ", 0, " + p);
+        ins("selp.u32 " + size + ", " + num(planar_ ? 8 : t_.es) + ", 0, " + p);
       } else if (k_vectors_[w]) {
         const std::string elems = r("s32", "cp_elems");
         ins("sub.s32 " + elems + ", %kload, %" + s + "_kidx");
@@ -972,8 +982,11 @@ class Emitter {
         ins("selp.u32 " + size + ", %" + s + "_bytes, 0, " + p);
       }
       ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
-      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src + "], " + num(bytes) + ", " +
-          size);
+      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src + "], " + num(copy_bytes(w)) +
+          ", " + size);
+      if (planar_)
+        ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off + plane_bytes(which)) + "], [" + src +
+            "+8], 8, " + size);
     }
   }
 
@@ -1007,14 +1020,20 @@ class Emitter {
   void copy_tile_async_inside(Operand which, const std::string& dst) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
-    for (int j = 0; j < slots_[w]; ++j)
+    for (int j = 0; j < slots_[w]; ++j) {
       ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j]) + "], [%" + x + num(j) + "_ptr], " +
-          num(copy_vec_[w] * t_.es));
+          num(copy_bytes(w)));
+      if (planar_)
+        ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + plane_bytes(which)) + "], [%" + x + num(j) +
+            "_ptr+8], 8");
+    }
   }
 
+  // Bytes per copy of operand w's slots (planar_: a part, one copy per plane).
+  int copy_bytes(int w) const { return planar_ ? 8 : copy_vec_[w] * t_.es; }
   // The copy instruction of operand w's slots: 16 bytes bypass L1 (.cg), smaller copies must not.
   std::string cp_async(int w) const {
-    return std::string("cp.async.") + (copy_vec_[w] * t_.es == 16 ? "cg" : "ca") + ".shared.global";
+    return std::string("cp.async.") + (copy_bytes(w) == 16 ? "cg" : "ca") + ".shared.global";
   }
 
   void next_async_copy() {
@@ -1268,7 +1287,12 @@ class Emitter {
   int sm_;
   bool mma_;
   bool wgmma_;
-  int sb_;  // bytes per shared-memory element
+  // c64 mma tiles keep real and imaginary parts in two planes of a stage (f64 each, the imaginary
+  // plane plane_bytes() after the real one) rather than as {re, im} pairs: each DMMA operand
+  // range then loads straight from shared memory, where a 16-byte pair load made ptxas assemble
+  // the ranges with ~330 register moves per K-step (perf notes §69).
+  bool planar_;
+  int sb_;  // bytes per shared-memory element (of a plane, for planar_)
   std::string ra_ = "%ra", rb_ = "%rb";  // fragment base addresses of the stage being multiplied
   PtxWriter w_;
   Value alpha_, beta_;
