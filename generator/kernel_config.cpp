@@ -29,6 +29,8 @@ int shared_bytes(const KernelConfig& c) {
   return c.family != Family::Simt && storage_bytes(c.data) == 2 ? 2 : compute_bytes(c.data);
 }
 
+bool c64_planes(const KernelConfig& c) { return c.family == Family::Mma && c.data == DataType::C64 && c.ms >= 64; }
+
 // A warp stages 16 rows of each of its 64-row tiles as f32 columns; 4 words of padding per
 // column put the four column pairs of one store instruction in four different bank octets.
 int wgmma_staging_column_bytes(const KernelConfig& c) { return 16 * (c.ms / 64) * 4 + 16; }

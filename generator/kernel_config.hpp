@@ -85,6 +85,10 @@ int compute_bytes(DataType t);
 // Bytes of one element in shared memory: the compute form, except that mma kernels keep f16
 // and bf16 as stored (the tensor cores read them directly).
 int shared_bytes(const KernelConfig& c);
+// c64 mma tiles of 64-row warp tiles keep each shared stage as two f64 planes, real then
+// imaginary (simt_gemm_ptx.cpp; perf notes §69: their {re, im} pairs cost ~330 register moves
+// per K-step; smaller warp tiles, with fewer moves to save, lost up to 12% to the extra copies).
+bool c64_planes(const KernelConfig& c);
 // K of one mma fragment step (the warp tile is built of 16 x 8 x mma_k fragments), Family::Mma.
 int mma_k(DataType t);
 bool mma_supported(DataType t);

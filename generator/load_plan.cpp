@@ -22,8 +22,8 @@ LoadPlan make_load_layout(const KernelConfig& c, Operand which) {
     if (half || !p.mn_is_row) {
       // [mn][k]: a fragment register holds consecutive k. A warp's fragment loads touch 8 mn
       // rows x 4 k positions. f16/bf16 read k pairs (4 bytes): a stride of 8 (mod 16) elements
-      // puts all 32 words in distinct banks; f64 (and c64, kept as two f64 planes) are served
-      // per half warp, for which a stride of 4 (mod 8) elements suffices. store_pad, for an f16
+      // puts all 32 words in distinct banks; f64 and c64 are served per half (quarter) warp, for
+      // which a stride of 4 (mod 8) elements suffices. store_pad, for an f16
       // operand copied along M/N (lanes store one k of consecutive rows): rows of an odd number
       // of k pairs put those stores in distinct banks.
       p.k_contiguous = true;
@@ -36,9 +36,9 @@ LoadPlan make_load_layout(const KernelConfig& c, Operand which) {
     } else {
       // f64/c64 copied along M/N stay [k][mn] as in global memory: the stores of consecutive
       // rows are contiguous, and a fragment load (k = q, row = g) hits q * stride + g, distinct
-      // banks per half warp for a stride of 4 mod 16 elements (c64 keeps its real and imaginary
-      // parts in two f64 planes with this layout, simt_gemm_ptx.cpp).
-      const int modulus = 16, want = 4;
+      // banks per half warp (f64, and c64 in planes (c64_planes): stride 4 mod 16 elements) or
+      // quarter warp (c64 {re, im} pairs: 2 mod 8).
+      const int modulus = c.data == DataType::C64 && !c64_planes(c) ? 8 : 16, want = modulus / 4;
       p.smem_pad = ((want - p.mn_extent % modulus) % modulus + modulus) % modulus;
       p.smem_stride = p.mn_extent + p.smem_pad;
     }

@@ -81,12 +81,14 @@ Resources predict_resources(const KernelConfig& c, int sm) {
     switch (c.data) {
       case DataType::F64: r.regs_predicted = acc + frag + extra / 2 + 3 * prefetch / 2 + slots + 28; break;
       case DataType::C64:
-        // sm_90 refitted (twentieth session) to the planar shared tiles (perf notes §69) over the
-        // catalogue and the sampled grid points: all within register_margin, at most 28 apart.
-        if (sm >= 90)
+        // Tiles in planes (c64_planes) on sm_90 fitted separately (twentieth session, perf notes
+        // §69: no moves assembling the operand ranges).
+        if (sm >= 90 && c64_planes(c)) {
           r.regs_predicted = acc + frag / 4 + 2 * prefetch + slots + 44 + two_stages;
-        else  // m8n8k4 consumes fragments one at a time
-          r.regs_predicted = acc + frag / 2 - 3 * frag / 4 + 2 * prefetch + slots / 2 + 62 + two_stages;
+          break;
+        }
+        r.regs_predicted = acc + frag / 2 + 2 * prefetch + slots / 2 + 62 + two_stages;
+        if (sm < 90) r.regs_predicted -= 3 * frag / 4;  // m8n8k4 consumes fragments one at a time
         break;
       default: r.regs_predicted = acc + frag + 3 * extra / 4 + 2 * prefetch + 2 * slots + 20 + two_stages;
     }

@@ -31,7 +31,7 @@ class Emitter {
         sm_(sm),
         mma_(c.family == Family::Mma),
         wgmma_(c.family == Family::Wgmma),
-        planar_(mma_ && c.data == DataType::C64),
+        planar_(c64_planes(c)),
         sb_(planar_ ? 8 : shared_bytes(c)) {}
 
   std::string run() {
@@ -739,6 +739,15 @@ class Emitter {
       return "[" + base + "+" + num(p.smem_elem(k, row) * sb_ + plus) + "]";
     };
     const int plane_a = planar_ ? plane_bytes(Operand::A) : 0, plane_b = planar_ ? plane_bytes(Operand::B) : 0;
+    // An f64 fragment element; c64: {re, im} as one 16-byte load, or in planes one load each.
+    auto load_part_pair = [&](const Value& f, const std::string& base, const LoadPlan& p, int row, int k, int plane) {
+      if (t_.cplx && !planar_) {
+        ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr(base, p, row, k));
+        return;
+      }
+      ins("ld.shared.f64 " + f.re + ", " + addr(base, p, row, k));
+      if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + addr(base, p, row, k, plane));
+    };
     auto d = [&](int i, int j, bool im) { return im ? acc(i, j).im : acc(i, j).re; };
     // The four accumulators of fragment (fi, fj): rows g | g + 8, columns 2q + 0 | 1.
     auto acc4 = [&](int fi, int fj, bool im) {
@@ -772,17 +781,14 @@ class Emitter {
       for (int fi = 0; fi < fm; ++fi)
         for (int part = 0; part < 4; ++part) {
           const Value f = frag("a", 4 * fi + part);
-          const int row = 16 * fi + 8 * (part & 1), k = kk + 4 * (part >> 1);
-          ins("ld.shared.f64 " + f.re + ", " + addr(ra_, pa, row, k));
-          if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + addr(ra_, pa, row, k, plane_a));
+          load_part_pair(f, ra_, pa, 16 * fi + 8 * (part & 1), kk + 4 * (part >> 1), plane_a);
           if (conjugate_fragments(Operand::A)) ins("neg.f64 " + f.im + ", " + f.im);
         }
       for (int fj = 0; fj < fn; ++fj)
         for (int part = 0; part < 2; ++part) {
           const Value f = frag("b", 2 * fj + part);
-          ins("ld.shared.f64 " + f.re + ", " + addr(rb_, pb, 8 * fj, kk + 4 * part));
+          load_part_pair(f, rb_, pb, 8 * fj, kk + 4 * part, plane_b);
           if (t_.cplx) {
-            ins("ld.shared.f64 " + f.im + ", " + addr(rb_, pb, 8 * fj, kk + 4 * part, plane_b));
             if (conjugate_fragments(Operand::B)) ins("neg.f64 " + f.im + ", " + f.im);
             ins("neg.f64 " + ct("fb" + num(2 * fj + part) + "_ni") + ", " + f.im);
           }
@@ -1287,10 +1293,10 @@ class Emitter {
   int sm_;
   bool mma_;
   bool wgmma_;
-  // c64 mma tiles keep real and imaginary parts in two planes of a stage (f64 each, the imaginary
-  // plane plane_bytes() after the real one) rather than as {re, im} pairs: each DMMA operand
-  // range then loads straight from shared memory, where a 16-byte pair load made ptxas assemble
-  // the ranges with ~330 register moves per K-step (perf notes §69).
+  // c64_planes: real and imaginary parts in two planes of a stage (f64 each, the imaginary plane
+  // plane_bytes() after the real one) rather than as {re, im} pairs: each DMMA operand range then
+  // loads straight from shared memory, where a 16-byte pair load made ptxas assemble the ranges
+  // with ~330 register moves per K-step (perf notes §69).
   bool planar_;
   int sb_;  // bytes per shared-memory element (of a plane, for planar_)
   std::string ra_ = "%ra", rb_ = "%rb";  // fragment base addresses of the stage being multiplied
