@@ -12,6 +12,7 @@
 
 #include "kernel_config.hpp"
 #include "simt_gemm_ptx.hpp"
+#include "tile_catalog.hpp"
 
 using namespace ptxblas::gen;
 
@@ -36,32 +37,25 @@ struct Case {
   bool ahead;      // the next column is read before this one is written
 };
 
-KernelConfig make(DataType t, Op a, Op b, int ml, int nl, int u, int ms, int ns, int vec, Family f, int stages) {
+// A kernel of type t and layout a, b with tile `tile` (the generator's own Tile).
+KernelConfig make(DataType t, Op a, Op b, const Tile& tile) {
   KernelConfig c;
   c.data = t;
   c.op_a = a;
   c.op_b = b;
-  c.ml = ml;
-  c.nl = nl;
-  c.u = u;
-  c.ms = ms;
-  c.ns = ns;
-  c.vec = vec;
-  c.family = f;
-  c.stages = stages;
-  return c;
+  return with_tile(c, tile);
 }
 
 std::vector<Case> cases() {
   std::vector<Case> out;
   // D mma 64x32 warp tiles: 8 rows of f64 (16 registers) per column, 8 columns.
-  out.push_back({"D mma", make(DataType::F64, Op::N, Op::N, 128, 64, 8, 64, 32, 1, Family::Mma, 3), 8, 8, true});
+  out.push_back({"D mma", make(DataType::F64, Op::N, Op::N, {128, 64, 8, 64, 32, 1, Family::Mma, false, 3}), 8, 8, true});
   // S SIMT 8x8 thread tiles: 8 rows of f32 per column.
-  out.push_back({"S simt", make(DataType::F32, Op::N, Op::N, 128, 128, 8, 8, 8, 4, Family::Simt, 2), 8, 8, true});
+  out.push_back({"S simt", make(DataType::F32, Op::N, Op::N, {128, 128, 8, 8, 8, 4, Family::Simt, false, 2}), 8, 8, true});
   // Z mma 64x16 warp tiles: 8 rows of c64 (32 registers) per column: column by column.
-  out.push_back({"Z mma", make(DataType::C64, Op::N, Op::T, 64, 64, 8, 64, 16, 1, Family::Mma, 3), 8, 4, false});
+  out.push_back({"Z mma", make(DataType::C64, Op::N, Op::T, {64, 64, 8, 64, 16, 1, Family::Mma, false, 3}), 8, 4, false});
   // C SIMT 4x4 thread tiles: 4 rows of c32 (8 registers).
-  out.push_back({"C simt", make(DataType::C32, Op::N, Op::T, 64, 64, 8, 4, 4, 2, Family::Simt, 2), 4, 4, true});
+  out.push_back({"C simt", make(DataType::C32, Op::N, Op::T, {64, 64, 8, 4, 4, 2, Family::Simt, false, 2}), 4, 4, true});
   Case fill = out[3];
   fill.what = "C simt, triangular fill";
   fill.config.fill = true;
