@@ -64,6 +64,11 @@ struct Plan {
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors);
 
+// plan_gemm's plan for a C at most 16 wide on one side (a long operand to stream), if the type
+// has a narrow tile and the problem is large enough to be worth one; else none.
+std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                                std::int64_t n, std::int64_t k, int multiprocessors);
+
 // The same rules over a given tile list, largest first, no K slice shallower than min_slice_k
 // (plan_gemm: the type's catalog and 128).
 Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,

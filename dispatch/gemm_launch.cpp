@@ -338,8 +338,14 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
   return choice == fallback ? heuristic : plan_of(call, choice);
 }
 
-// The model's plan where its trained range covers the problem, else the heuristic's.
+// The model's plan where its trained range covers the problem, else the heuristic's. A narrow C
+// (plan_narrow) takes the heuristic's narrow plan without asking the model, whose picks there ran
+// 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70), unless first-sight timing is on.
 Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k) {
+  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole)
+    if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
+                                                 call.k, dev.multiprocessors))
+      return *narrow;
   if (model::Picker* picker = picker_for(dev);
       picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     const Plan plan = model_plan(d, ctx, dev, call, *picker, top_k);

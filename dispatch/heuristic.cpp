@@ -4,8 +4,10 @@
 // to every oracle candidate's time on the public suite (docs/perf-notes.md §14): SIMT types take
 // a larger tile that K can fill the SMs with, and mma types do not split a full wave of big
 // blocks; nor do SIMT types split their largest tiles past one wave, or into shallow slices (§33).
+// A C 16 wide or less on one side takes a narrow tile of its own (§70).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "async_stages.hpp"
 #include "gemm_call.hpp"
@@ -45,10 +47,47 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
   return std::max<std::int64_t>(1, std::min({by_regs, by_smem, by_threads, std::int64_t{32}}));
 }
 
+// Narrow plans: C at most kNarrow wide on one side, the other side at least kNarrowLong long, K
+// at least kNarrowK deep, the long operand at least kNarrowElements: streaming that operand is the
+// work. K is split until each SM has about kNarrowInFlight bytes of it in flight (Little's law:
+// ~23 GB/s per SM times ~2 us; the oracle's best splits put 40-48 KiB there, perf notes §70).
+constexpr std::int64_t kNarrow = 16;
+constexpr std::int64_t kNarrowLong = 512;
+constexpr std::int64_t kNarrowK = 256;
+constexpr std::int64_t kNarrowElements = std::int64_t{1} << 20;
+constexpr std::int64_t kNarrowInFlight = 48 << 10;
+
 }  // namespace
+
+std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                                std::int64_t n, std::int64_t k, int multiprocessors) {
+  const bool narrow_n = n <= m;
+  const std::int64_t narrow = std::min(m, n), wide = std::max(m, n);
+  if (narrow > kNarrow || wide < kNarrowLong || k < kNarrowK || wide * k < kNarrowElements) return std::nullopt;
+  // The long operand is op(A) (M x K) for a narrow N, op(B) (K x N) for a narrow M.
+  const bool k_contiguous = narrow_n ? op_a != gen::Op::N : op_b == gen::Op::N;
+  const gen::Tile* tile = gen::narrow_tile(data, k_contiguous);
+  if (!tile) return std::nullopt;
+  const gen::Tile t = narrow_n ? *tile : gen::mirrored(*tile);
+  const std::int64_t long_side = narrow_n ? t.ml : t.nl;
+  const std::int64_t stage_bytes = long_side * t.u * gen::compute_bytes(data);
+  const std::int64_t in_flight = (t.stages >= 3 ? t.stages - 1 : 1) * stage_bytes;
+  const std::int64_t per_sm =
+      std::min(ceil_div(kNarrowInFlight, in_flight), resident_per_sm(data, scalar_f16, t));
+  const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
+  const std::int64_t most_slices = std::max<std::int64_t>(1, std::min<std::int64_t>(k / kMinSliceK, kMaxSlices));
+  // Long blocks that K cannot split to give every SM one: the catalogue's smaller tiles fill
+  // them better (S 4096x8x512: 16 blocks of 256x16 in 4 slices ran 0.86 of the catalogue's plan).
+  if (blocks * most_slices < multiprocessors) return std::nullopt;
+  const std::int64_t kg = std::clamp<std::int64_t>(multiprocessors * per_sm / blocks, 1, most_slices);
+  Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));
+  if (!gen::why_illegal(p.config).empty()) return std::nullopt;
+  return p;
+}
 
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
+  if (std::optional<Plan> p = plan_narrow(data, scalar_f16, op_a, op_b, m, n, k, multiprocessors)) return *p;
   return plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
                          kMinSliceK);
 }

@@ -1,5 +1,7 @@
 #include "tile_catalog.hpp"
 
+#include <utility>
+
 namespace ptxblas::gen {
 
 const std::vector<Tile>& tile_catalog(DataType t) {
@@ -57,6 +59,32 @@ const std::vector<Tile>& wgmma_catalog() {
                                           {64, 128, 64, 64, 128, 1, W, false, 4},
                                           {64, 64, 64, 64, 64, 1, W, false, 6}};
   return tiles;
+}
+
+const Tile* narrow_tile(DataType t, bool k_contiguous) {
+  // The oracle's best narrow tiles on the H100 (perf notes §70; 2560x16x2560 and 8192x16x8192):
+  // f32 staged by cp.async from an M-contiguous operand in 256x16x8 blocks (10.1 TFLOP/s against
+  // 6.7 for the model's 128x32 pick; the best, 128x16x16, 5% faster, has ~35 registers more
+  // than the legality model predicts) and through registers from a K-contiguous one, 32 deep (8.7
+  // against 7.6 with cp.async); f64 in 64x16 blocks of 16x16 warp tiles, four stages (12.0 at
+  // 8192, the memory floor); c64 in 32x16 blocks of 32x8 warp tiles (17.6 against 12.9).
+  constexpr Family M = Family::Mma;
+  static const Tile f32_m{256, 16, 8, 16, 4, 4, Family::Simt, false, 3};
+  static const Tile f32_k{128, 16, 32, 4, 4, 4, Family::Simt, false, 1};
+  static const Tile f64{64, 16, 32, 16, 16, 1, M, false, 4};
+  static const Tile c64{32, 16, 16, 32, 8, 1, M, false, 3};
+  switch (t) {
+    case DataType::F32: return k_contiguous ? &f32_k : &f32_m;
+    case DataType::F64: return &f64;
+    case DataType::C64: return &c64;
+    default: return nullptr;
+  }
+}
+
+Tile mirrored(Tile t) {
+  std::swap(t.ml, t.nl);
+  std::swap(t.ms, t.ns);
+  return t;
 }
 
 KernelConfig with_tile(KernelConfig c, const Tile& t) {

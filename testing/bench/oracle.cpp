@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <utility>
 #include <string>
 
 namespace bench {
@@ -68,17 +69,64 @@ std::vector<Tile> tiles_for(char type) {
   return out;
 }
 
+// Narrow tiles for a C at most 16 wide on one side (deepbench's N = 16): a 16-wide side spends
+// no FMA or DMMA slot on rows or columns that C lacks, and the long side streams the large
+// operand in long runs (perf notes §70: the oracle's best at N = 16; at N = 32 none beat the
+// catalogue's 32-wide tiles, and H's wgmma tiles beat every narrow mma tile). Listed for a
+// narrow N; a narrow M gets them mirrored.
+std::vector<Tile> narrow_tiles(char type) {
+  std::vector<Tile> out;
+  auto add = [&](std::initializer_list<Tile> ts) {
+    for (const Tile& t : ts) with_variants(out, t, false);
+  };
+  switch (type) {
+    case 'S':
+      add({{"simt", 256, 16, 8, 16, 4, 4}, {"simt", 128, 16, 32, 4, 4, 4}, {"simt", 128, 16, 16, 4, 4, 4},
+           {"simt", 64, 16, 32, 4, 4, 4}, {"simt", 128, 16, 8, 8, 2, 2}});
+      break;
+    case 'D':
+      add({{"mma", 128, 16, 32, 32, 16, 1}, {"mma", 128, 16, 32, 16, 16, 1}, {"mma", 256, 16, 8, 64, 16, 1},
+           {"mma", 64, 16, 32, 16, 16, 1}, {"mma", 128, 16, 16, 32, 16, 1}});
+      break;
+    case 'Z':
+      add({{"mma", 32, 16, 16, 32, 8, 1}, {"mma", 32, 16, 32, 16, 8, 1}, {"mma", 64, 16, 32, 16, 16, 1},
+           {"mma", 64, 16, 16, 32, 8, 1}, {"mma", 128, 16, 16, 32, 16, 1}});
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+Tile mirrored(Tile t) {
+  std::swap(t.ml, t.nl);
+  std::swap(t.ms, t.ns);
+  return t;
+}
+
+// The narrow tiles first where C is at most 16 wide on one side (and the other side is wider),
+// then the per-type list.
+std::vector<Tile> candidate_tiles(const Shape& s) {
+  std::vector<Tile> out;
+  const std::int64_t narrow = std::min(s.m, s.n), wide = std::max(s.m, s.n);
+  if (narrow <= 16 && wide > 16)
+    for (const Tile& t : narrow_tiles(s.type)) out.push_back(s.n <= s.m ? t : mirrored(t));
+  const std::vector<Tile> rest = tiles_for(s.type);
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
 std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors) {
   std::vector<std::string> out;
-  for (const Tile& t : tiles_for(s.type)) {
+  for (const Tile& t : candidate_tiles(s)) {
     const std::string base = std::string(t.family) + " " + std::to_string(t.ml) + " " + std::to_string(t.nl) + " " +
                              std::to_string(t.u) + " " + std::to_string(t.ms) + " " + std::to_string(t.ns) + " " +
                              std::to_string(t.vec);
-    const std::string pipeline = " " + std::to_string(t.store_pad) + " " + std::to_string(t.stages);
+    const std::string pipeline = std::string(" ") + std::to_string(t.store_pad) + " " + std::to_string(t.stages);
     out.push_back(base + " 1" + pipeline);
     const std::int64_t blocks = ceil_div(s.m, t.ml) * ceil_div(s.n, t.nl);
     const std::int64_t want = ceil_div(2 * multiprocessors, std::max<std::int64_t>(blocks, 1));

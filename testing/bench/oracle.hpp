@@ -10,8 +10,9 @@
 
 namespace bench {
 
-// ptxblas_force_tile specs for the shape, most promising first: each tile unsplit, then with
-// kg = 2, 4, ... up to about two blocks per SM when the tile alone leaves SMs idle.
+// ptxblas_force_tile specs for the shape, most promising first (narrow tiles first where C is at
+// most 16 wide on one side): each tile unsplit, then with kg = 2, 4, ... up to about two blocks
+// per SM when the tile alone leaves SMs idle.
 std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors);
 
 }  // namespace bench

@@ -1,6 +1,6 @@
 // Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90, its
-// triangular-output variant in one layout, and a fixed random sample of the mma grid
-// (tuner/mma_grid) with random layouts for sm_90.
+// triangular-output variant in one layout, the narrow tiles in every layout, and a fixed random
+// sample of the mma grid (tuner/mma_grid) with random layouts for sm_90.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -101,6 +101,25 @@ std::vector<Variant> all_families() {
         c.op_b = is_complex(tv.data) && stages == 4 ? Op::C : stages == 3 ? Op::T : Op::N;
         if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
       }
+  }
+  // The narrow tiles (dispatch's plan_narrow) and their mirrors in every layout dispatch runs
+  // them in (by how the long operand is stored), sm_90; the occupancy table holds them too.
+  for (const auto& tv : types) {
+    const std::vector<Op> ops = is_complex(tv.data) ? std::vector<Op>{Op::N, Op::T, Op::C}
+                                                    : std::vector<Op>{Op::N, Op::T};
+    for (bool narrow_n : {true, false})
+      for (Op a : ops)
+        for (Op b : ops) {
+          const bool k_contiguous = narrow_n ? a != Op::N : b == Op::N;
+          const Tile* t = narrow_tile(tv.data, k_contiguous);
+          if (!t) continue;
+          KernelConfig c;
+          c.data = tv.data;
+          c.op_a = a;
+          c.op_b = b;
+          c = with_tile(c, narrow_n ? *t : mirrored(*t));
+          if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90});
+        }
   }
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);

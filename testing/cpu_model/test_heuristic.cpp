@@ -1,6 +1,9 @@
 // The heuristic's plans (dispatch/heuristic.cpp) on an H100-sized device: tiles from the catalog,
-// K split to fill the SMs, and the deep-reduction rule (a large tile, more slices).
+// K split to fill the SMs, the deep-reduction rule (a large tile, more slices) and narrow C's own
+// tiles.
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
@@ -64,7 +67,7 @@ TEST(Heuristic, DeepReductionOntoTinyCKeepsSmallTiles) {
 }
 
 TEST(Heuristic, SkinnyShapesSplitKButNotBelowTheMinimumSlice) {
-  const Plan p = plan(gen::DataType::F64, 2560, 16, 2560);  // not deep: K < 16 max(M, N)
+  const Plan p = plan(gen::DataType::F64, 2560, 32, 2560);  // not deep: K < 16 max(M, N)
   EXPECT_EQ(p.config.ml, gen::tile_catalog(gen::DataType::F64).back().ml);
   EXPECT_GT(p.kg, 1);
   EXPECT_GE(p.kchunk, 128);
@@ -83,8 +86,9 @@ TEST(Heuristic, SimtTakesALargerTileThatKCanFill) {
   EXPECT_EQ(skinny.config.ml, 64);
   EXPECT_EQ(skinny.config.nl, 64);
   EXPECT_EQ(skinny.kg, 13);
-  // 2560 x 16 x 2560: no larger tile is three quarters full; the smallest, split.
-  EXPECT_EQ(plan(gen::DataType::F32, 2560, 16, 2560).config.nl, 32);
+  // 2560 x 24 x 2560 (not narrow enough for the narrow tile): no larger tile is three quarters
+  // full; the smallest, split.
+  EXPECT_EQ(plan(gen::DataType::F32, 2560, 24, 2560).config.nl, 32);
 }
 
 TEST(Heuristic, MmaDoesNotSplitAFullWaveOfBigBlocks) {
@@ -138,7 +142,7 @@ TEST(Heuristic, WavesCountTheBlocksAsTheyRunAndKeepTheFewerSlices) {
   // Z 2560 x 32 x 2560: 80 blocks of 32x32x16, two per SM as catalogued but three with the
   // cp.async stages they run with: 4 slices fill one wave of 396 (6 would spill past it; x1.25 on
   // the H100, perf notes §36). ica-64 likewise: 130 slices of 4 blocks are 520 > 396.
-  for (std::int64_t n : {16, 32}) {
+  for (std::int64_t n : {24, 32}) {  // (a C 16 wide takes the narrow tile)
     const Plan z = nn(gen::DataType::C64, n);
     EXPECT_EQ(z.config.ml * z.config.nl, 32 * 32) << n;
     EXPECT_EQ(z.kg, 4) << n;
@@ -204,4 +208,67 @@ TEST(Heuristic, WgmmaShallowKTakesSmallTwoStageBlocks) {
   call.k = 65;
   p = ptxblas::dispatch::plan_wgmma(call, kSms);
   EXPECT_EQ(p.config.ml * p.config.nl, 128 * 256);
+}
+
+TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {
+  // deepbench's 2560 x 16 x 2560 (perf notes §70): 16 wide on the narrow side, the long side in
+  // the narrow tile's blocks, K split until each SM has ~48 KiB of the long operand in flight.
+  struct Case {
+    gen::DataType t;
+    gen::Op a;
+    int ml, u, stages, kg;
+  };
+  // f32 256x16x8 with three stages: 8 KiB a stage, two in flight, three blocks per SM: 396 / 10
+  // blocks, at most K / 128 = 20 slices; K-contiguous A: 128x16, 32 deep through registers, 16 KiB
+  // in flight, three per SM: 396 / 20 = 19 slices, 16 as whole K-steps (ceil(2560 / 19) -> 160).
+  // f64 64x16x32, three of four stages in flight (48 KiB): one block per SM, 132 / 40 = 3.
+  // c64 32x16x16: 8 KiB a stage, two in flight, three per SM: 396 / 80 = 4.
+  for (const Case& c : {Case{gen::DataType::F32, gen::Op::N, 256, 8, 3, 20},
+                        Case{gen::DataType::F32, gen::Op::T, 128, 32, 1, 16},
+                        Case{gen::DataType::F64, gen::Op::N, 64, 32, 4, 3},
+                        Case{gen::DataType::C64, gen::Op::N, 32, 16, 3, 4}}) {
+    const Plan p = plan_gemm(c.t, false, c.a, gen::Op::N, 2560, 16, 2560, kSms);
+    EXPECT_EQ(p.config.nl, 16) << gen::kernel_name(p.config);
+    EXPECT_EQ(p.config.ml, c.ml) << gen::kernel_name(p.config);
+    EXPECT_EQ(p.config.u, c.u) << gen::kernel_name(p.config);
+    EXPECT_EQ(p.config.stages, c.stages) << gen::kernel_name(p.config);
+    EXPECT_EQ(p.kg, c.kg) << gen::kernel_name(p.config);
+    EXPECT_EQ(p.kchunk % p.config.u, 0);
+  }
+  // 8192 x 16 x 8192: f64's 128 blocks fill the SMs once, unsplit (the memory floor, §70).
+  EXPECT_EQ(plan_gemm(gen::DataType::F64, false, gen::Op::N, gen::Op::N, 8192, 16, 8192, kSms).kg, 1);
+}
+
+TEST(Heuristic, NarrowMTakesTheMirroredTile) {
+  // 16 x 8192 x 8192, op(B) K-contiguous: f32's K-contiguous tile with rows and columns swapped.
+  const Plan s = plan_gemm(gen::DataType::F32, false, gen::Op::T, gen::Op::N, 16, 8192, 8192, kSms);
+  EXPECT_EQ(s.config.ml, 16);
+  EXPECT_EQ(s.config.nl, 128);
+  EXPECT_EQ(s.config.ms, 4);
+  EXPECT_EQ(s.config.u, 32);
+  const Plan d = plan_gemm(gen::DataType::F64, false, gen::Op::N, gen::Op::T, 16, 8192, 8192, kSms);
+  EXPECT_EQ(d.config.ml, 16);
+  EXPECT_EQ(d.config.nl, 64);
+  // c64's 32x8 warp tile has no legal mirror (8-row warp tiles): the catalogue's plan instead.
+  EXPECT_NE(plan_gemm(gen::DataType::C64, false, gen::Op::N, gen::Op::N, 16, 2560, 2560, kSms).config.ml, 16);
+}
+
+TEST(Heuristic, NarrowTilesOnlyWhereTheLongOperandIsLarge) {
+  for (gen::DataType t : {gen::DataType::F32, gen::DataType::F64, gen::DataType::C64}) {
+    // Short long side, shallow K, or a long operand below 2^20 elements: the catalogue's plan.
+    for (const auto& [m, n, k] : {std::tuple<int, int, int>{256, 16, 8192}, {8192, 16, 128}, {1024, 16, 512},
+                                  {2560, 17, 2560}}) {
+      const Plan p = plan_gemm(t, false, gen::Op::N, gen::Op::N, m, n, k, kSms);
+      EXPECT_FALSE(ptxblas::dispatch::plan_narrow(t, false, gen::Op::N, gen::Op::N, m, n, k, kSms).has_value())
+          << m << "x" << n << "x" << k;
+      EXPECT_NE(p.config.nl, 16) << m << "x" << n << "x" << k;
+    }
+  }
+  // Blocks that K cannot split to give every SM one: f32 4096 x 8 x 512, 16 blocks of 256x16 in
+  // at most 4 slices (0.86 of the catalogue's plan on the H100, perf notes §70).
+  EXPECT_FALSE(ptxblas::dispatch::plan_narrow(gen::DataType::F32, false, gen::Op::N, gen::Op::N, 4096, 8, 512, kSms));
+  EXPECT_TRUE(ptxblas::dispatch::plan_narrow(gen::DataType::F64, false, gen::Op::T, gen::Op::N, 20000, 4, 300, kSms));
+  // Types without a narrow tile (f16: wgmma's tiles; c32: not measured).
+  EXPECT_FALSE(ptxblas::dispatch::plan_narrow(gen::DataType::F16, false, gen::Op::N, gen::Op::N, 2560, 16, 2560, kSms));
+  EXPECT_FALSE(ptxblas::dispatch::plan_narrow(gen::DataType::C32, false, gen::Op::N, gen::Op::N, 2560, 16, 2560, kSms));
 }

@@ -156,18 +156,20 @@ CATALOG = {
 # Legal tiles outside the catalog (the tuner's space, generator/param_space.cpp): the tile copy
 # without thread wrap-around (threads < ML or NL), u = 4 and 16, 1x1 thread tiles, vec 1,
 # wide and narrow blocks.
+# The narrow tiles of dispatch's plan_narrow (generator narrow_tile, and mirrored) last.
 # The SIMT family of the types whose catalog is mma, and mma tiles with u = 2 mma steps, narrow
 # warp tiles and the [mn][k] copy without thread wrap-around. Stages 3 and 4: the cp.async
 # pipeline (conjugates taken on the fragments).
 EXTRA_TILES = {
     "s": [(64, 64, 8, 4, 4, 4, S, False, 3), (32, 32, 8, 2, 2, 2, S, False, 4),(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
-          (128, 128, 8, 8, 8, 4), (128, 128, 8, 8, 8, 4, S, False, 3)],  # new tiles last: the op pair of a tile's split-K and race cases follows its place
+          (128, 128, 8, 8, 8, 4), (128, 128, 8, 8, 8, 4, S, False, 3),
+          (256, 16, 8, 16, 4, 4, S, False, 3), (16, 128, 32, 4, 4, 4)],  # new tiles last: the op pair of a tile's split-K and race cases follows its place
     "d": [(128, 64, 8, 64, 32, 1, M, False, 3), (32, 32, 16, 16, 16, 1, M, False, 4), (32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
           (16, 64, 8, 16, 32, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2), (64, 16, 16, 16, 16, 1, M, False, 2),
-          (32, 32, 16, 16, 16, 1, M)],
+          (32, 32, 16, 16, 16, 1, M), (64, 16, 32, 16, 16, 1, M, False, 4), (16, 64, 32, 16, 16, 1, M, False, 4)],
     "c": [(32, 32, 8, 2, 2, 2, S, False, 3), (128, 16, 8, 8, 2, 2), (32, 32, 8, 2, 2, 2, False, False, 2)],
     "z": [(32, 32, 8, 16, 16, 1, M, False, 3), (64, 32, 8, 32, 16, 1, M, False, 4), (32, 32, 8, 2, 2, 1), (64, 64, 4, 4, 4, 1), (32, 16, 8, 16, 8, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2),
-          (32, 32, 16, 16, 16, 1, M)],
+          (32, 32, 16, 16, 16, 1, M), (32, 16, 16, 32, 8, 1, M, False, 3)],
     "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
           (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M)],
     "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M), (32, 32, 16, 16, 16, 1, M, True, 1)],
