@@ -23,9 +23,9 @@ LoadPlan make_load_layout(const KernelConfig& c, Operand which) {
       // [mn][k]: a fragment register holds consecutive k. A warp's fragment loads touch 8 mn
       // rows x 4 k positions. f16/bf16 read k pairs (4 bytes): a stride of 8 (mod 16) elements
       // puts all 32 words in distinct banks; f64 and c64 are served per half (quarter) warp, for
-      // which a stride of 4 (mod 8) elements suffices. store_pad, for an f16
-      // operand copied along M/N (lanes store one k of consecutive rows): rows of an odd number
-      // of k pairs put those stores in distinct banks.
+      // which a stride of 4 (mod 8) elements suffices. store_pad, for an f16 operand copied along
+      // M/N (lanes store one k of consecutive rows): rows of an odd number of k pairs put those
+      // stores in distinct banks.
       p.k_contiguous = true;
       const bool for_stores = c.store_pad && p.mn_is_row;
       const int modulus = for_stores ? 4 : (half ? 16 : 8);

@@ -14,6 +14,10 @@
 namespace ptxblas::gen {
 namespace {
 
+// The epilogue reads a column of C ahead (the next column's loads before this column's stores)
+// where a thread's column takes at most this many bytes, 16 registers (perf notes §68).
+constexpr int kColumnAheadBytes = 64;
+
 // Whether c's tile is one of its type's catalogued tiles (tile_catalog.hpp).
 bool catalogued(const KernelConfig& c) {
   for (const Tile& t : tile_catalog(c.data))
@@ -988,12 +992,18 @@ class Emitter {
         ins("selp.u32 " + size + ", %" + s + "_bytes, 0, " + p);
       }
       ins("selp.u64 " + src + ", %" + s + "_ptr, %g" + x + ", " + p);
-      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off) + "], [" + src + "], " + num(copy_bytes(w)) +
-          ", " + size);
-      if (planar_)
-        ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + off + plane_bytes(which)) + "], [" + src +
-            "+8], 8, " + size);
+      copy_slot(which, dst, smem_off_[w][j] + off, src, size);
     }
+  }
+
+  // One slot's cp.async to dst + smem (and, planar_, its imaginary part's into the second plane);
+  // `size`: the source-size operand of a bounds-checked copy, empty for one inside the matrix.
+  void copy_slot(Operand which, const std::string& dst, int smem, const std::string& src, const std::string& size) {
+    const int w = which == Operand::A ? 0 : 1;
+    const std::string tail = size.empty() ? "" : ", " + size;
+    ins(cp_async(w) + " [" + dst + "+" + num(smem) + "], [" + src + "], " + num(copy_bytes(w)) + tail);
+    if (planar_)
+      ins(cp_async(w) + " [" + dst + "+" + num(smem + plane_bytes(which)) + "], [" + src + "+8], 8" + tail);
   }
 
   // mma kernels always; SIMT kernels when the configuration asks (KernelConfig::unbounded: with
@@ -1026,13 +1036,7 @@ class Emitter {
   void copy_tile_async_inside(Operand which, const std::string& dst) {
     const std::string x = which == Operand::A ? "a" : "b";
     const int w = which == Operand::A ? 0 : 1;
-    for (int j = 0; j < slots_[w]; ++j) {
-      ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j]) + "], [%" + x + num(j) + "_ptr], " +
-          num(copy_bytes(w)));
-      if (planar_)
-        ins(cp_async(w) + " [" + dst + "+" + num(smem_off_[w][j] + plane_bytes(which)) + "], [%" + x + num(j) +
-            "_ptr+8], 8");
-    }
+    for (int j = 0; j < slots_[w]; ++j) copy_slot(which, dst, smem_off_[w][j], "%" + x + num(j) + "_ptr", "");
   }
 
   // Bytes per copy of operand w's slots (planar_: a part, one copy per plane).
@@ -1121,7 +1125,7 @@ class Emitter {
   void store_tile(const std::string& bz, const std::string& cbase) {
     const std::string dptr = c_.out_of_place ? r("u64", "d_col") : "";
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
-    const bool ahead = acc_rows() * t_.cb <= 64;
+    const bool ahead = acc_rows() * t_.cb <= kColumnAheadBytes;
     const auto set_of = [ahead](int j) { return ahead ? j % 2 : 0; };
     prefetch_c(bz, cbase);
     const auto read_column = [&](int j) {

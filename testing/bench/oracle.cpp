@@ -30,13 +30,16 @@ void with_variants(std::vector<Tile>& out, Tile t, bool half) {
     }
 }
 
+// Every tile of `ts` with its variants, appended to `out`.
+void add_with_variants(std::vector<Tile>& out, std::initializer_list<Tile> ts, bool half) {
+  for (const Tile& t : ts) with_variants(out, t, half);
+}
+
 // Per type: the large-square winners and the catalog's tiles with their pipeline variants first,
 // then other shapes.
 std::vector<Tile> tiles_for(char type) {
   std::vector<Tile> out;
-  auto add = [&](std::initializer_list<Tile> ts) {
-    for (const Tile& t : ts) with_variants(out, t, type == 'H');
-  };
+  auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, type == 'H'); };
   switch (type) {
     case 'S':
       add({{"simt", 128, 128, 8, 8, 8, 4}, {"simt", 64, 64, 8, 4, 4, 4}, {"simt", 32, 32, 8, 2, 2, 2},
@@ -76,9 +79,7 @@ std::vector<Tile> tiles_for(char type) {
 // narrow N; a narrow M gets them mirrored.
 std::vector<Tile> narrow_tiles(char type) {
   std::vector<Tile> out;
-  auto add = [&](std::initializer_list<Tile> ts) {
-    for (const Tile& t : ts) with_variants(out, t, false);
-  };
+  auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, false); };
   switch (type) {
     case 'S':
       add({{"simt", 256, 16, 8, 16, 4, 4}, {"simt", 128, 16, 32, 4, 4, 4}, {"simt", 128, 16, 16, 4, 4, 4},
