@@ -74,12 +74,16 @@ std::vector<Tile> tiles_for(char type) {
 
 // Narrow tiles for a C at most 16 wide on one side (deepbench's N = 16): a 16-wide side spends
 // no FMA or DMMA slot on rows or columns that C lacks, and the long side streams the large
-// operand in long runs (perf notes §70: the oracle's best at N = 16; at N = 32 none beat the
-// catalogue's 32-wide tiles, and H's wgmma tiles beat every narrow mma tile). Listed for a
-// narrow N; a narrow M gets them mirrored.
-std::vector<Tile> narrow_tiles(char type) {
+// operand in long runs (perf notes §70: the oracle's best at N = 16; at N = 32 only f32's beat
+// the catalogue's 32-wide tiles, §71, and H's wgmma tiles beat every narrow mma tile). Listed
+// for a narrow N; a narrow M gets them mirrored.
+std::vector<Tile> narrow_tiles(char type, int width) {
   std::vector<Tile> out;
   auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, false); };
+  if (width > 16) {
+    if (type == 'S') add({{"simt", 256, 32, 8, 8, 8, 4}, {"simt", 128, 32, 16, 4, 4, 4}});
+    return out;
+  }
   switch (type) {
     case 'S':
       add({{"simt", 256, 16, 8, 16, 4, 4}, {"simt", 128, 16, 32, 4, 4, 4}, {"simt", 128, 16, 16, 4, 4, 4},
@@ -105,13 +109,13 @@ Tile mirrored(Tile t) {
   return t;
 }
 
-// The narrow tiles first where C is at most 16 wide on one side (and the other side is wider),
+// The narrow tiles first where C is at most 32 wide on one side (and the other side is wider),
 // then the per-type list.
 std::vector<Tile> candidate_tiles(const Shape& s) {
   std::vector<Tile> out;
   const std::int64_t narrow = std::min(s.m, s.n), wide = std::max(s.m, s.n);
-  if (narrow <= 16 && wide > 16)
-    for (const Tile& t : narrow_tiles(s.type)) out.push_back(s.n <= s.m ? t : mirrored(t));
+  if (narrow <= 32 && wide > 32)
+    for (const Tile& t : narrow_tiles(s.type, narrow <= 16 ? 16 : 32)) out.push_back(s.n <= s.m ? t : mirrored(t));
   const std::vector<Tile> rest = tiles_for(s.type);
   out.insert(out.end(), rest.begin(), rest.end());
   return out;
