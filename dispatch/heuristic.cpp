@@ -51,9 +51,10 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
 // at least kNarrowK deep, the long operand at least kNarrowElements: streaming that operand is the
 // work. K is split until each SM has about kNarrowInFlight bytes of it in flight (Little's law:
 // ~23 GB/s per SM times ~2 us; the oracle's best splits put 40-48 KiB there, perf notes §70), in
-// slices of at least kNarrowMinSliceK (f32's 256-long blocks wanted 32 slices of 2560, §71).
+// slices of at least kMinSliceK, f32's of kNarrowMinSliceF32 (its 256-long blocks wanted 32
+// slices of 2560; c64's 1024x16x1024 lost 4% in 11 slices of 96 against 8 of 128, §71).
 constexpr std::int64_t kNarrow = 32;
-constexpr std::int64_t kNarrowMinSliceK = 64;
+constexpr std::int64_t kNarrowMinSliceF32 = 64;
 constexpr std::int64_t kNarrowLong = 512;
 constexpr std::int64_t kNarrowK = 256;
 constexpr std::int64_t kNarrowElements = std::int64_t{1} << 20;
@@ -77,8 +78,8 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
   const std::int64_t per_sm =
       std::min(ceil_div(kNarrowInFlight, in_flight), resident_per_sm(data, scalar_f16, t));
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
-  const std::int64_t most_slices =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(k / kNarrowMinSliceK, kMaxSlices));
+  const std::int64_t min_slice = data == gen::DataType::F32 ? kNarrowMinSliceF32 : kMinSliceK;
+  const std::int64_t most_slices = std::max<std::int64_t>(1, std::min<std::int64_t>(k / min_slice, kMaxSlices));
   // Long blocks that K cannot split to give every SM one: the catalogue's smaller tiles fill
   // them better (S 4096x8x512: 16 blocks of 256x16 in 4 slices ran 0.86 of the catalogue's plan).
   if (blocks * most_slices < multiprocessors) return std::nullopt;
