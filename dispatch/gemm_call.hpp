@@ -64,8 +64,8 @@ struct Plan {
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors);
 
-// plan_gemm's plan for a C at most 16 wide on one side (a long operand to stream), if the type
-// has a narrow tile and the problem is large enough to be worth one; else none.
+// plan_gemm's plan for a C at most 16 (f32: 32) wide on one side (a long operand to stream), if
+// the type has a narrow tile and the problem is large enough to be worth one; else none.
 std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors);
 

@@ -4,7 +4,7 @@
 // to every oracle candidate's time on the public suite (docs/perf-notes.md §14): SIMT types take
 // a larger tile that K can fill the SMs with, and mma types do not split a full wave of big
 // blocks; nor do SIMT types split their largest tiles past one wave, or into shallow slices (§33).
-// A C 16 wide or less on one side takes a narrow tile of its own (§70).
+// A C 16 wide or less on one side (f32: 32) takes a narrow tile of its own (§70, §71).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -50,8 +50,11 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
 // Narrow plans: C at most kNarrow wide on one side, the other side at least kNarrowLong long, K
 // at least kNarrowK deep, the long operand at least kNarrowElements: streaming that operand is the
 // work. K is split until each SM has about kNarrowInFlight bytes of it in flight (Little's law:
-// ~23 GB/s per SM times ~2 us; the oracle's best splits put 40-48 KiB there, perf notes §70).
-constexpr std::int64_t kNarrow = 16;
+// ~23 GB/s per SM times ~2 us; the oracle's best splits put 40-48 KiB there, perf notes §70), in
+// slices of at least kMinSliceK, f32's of kNarrowMinSliceF32 (its 256-long blocks wanted 32
+// slices of 2560; c64's 1024x16x1024 lost 4% in 11 slices of 96 against 8 of 128, §71).
+constexpr std::int64_t kNarrow = 32;
+constexpr std::int64_t kNarrowMinSliceF32 = 64;
 constexpr std::int64_t kNarrowLong = 512;
 constexpr std::int64_t kNarrowK = 256;
 constexpr std::int64_t kNarrowElements = std::int64_t{1} << 20;
@@ -66,7 +69,7 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
   if (narrow > kNarrow || wide < kNarrowLong || k < kNarrowK || wide * k < kNarrowElements) return std::nullopt;
   // The long operand is op(A) (M x K) for a narrow N, op(B) (K x N) for a narrow M.
   const bool k_contiguous = narrow_n ? op_a != gen::Op::N : op_b == gen::Op::N;
-  const gen::Tile* tile = gen::narrow_tile(data, k_contiguous);
+  const gen::Tile* tile = gen::narrow_tile(data, k_contiguous, narrow <= 16 ? 16 : 32);
   if (!tile) return std::nullopt;
   const gen::Tile t = narrow_n ? *tile : gen::mirrored(*tile);
   const std::int64_t long_side = narrow_n ? t.ml : t.nl;
@@ -75,7 +78,8 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
   const std::int64_t per_sm =
       std::min(ceil_div(kNarrowInFlight, in_flight), resident_per_sm(data, scalar_f16, t));
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
-  const std::int64_t most_slices = std::max<std::int64_t>(1, std::min<std::int64_t>(k / kMinSliceK, kMaxSlices));
+  const std::int64_t min_slice = data == gen::DataType::F32 ? kNarrowMinSliceF32 : kMinSliceK;
+  const std::int64_t most_slices = std::max<std::int64_t>(1, std::min<std::int64_t>(k / min_slice, kMaxSlices));
   // Long blocks that K cannot split to give every SM one: the catalogue's smaller tiles fill
   // them better (S 4096x8x512: 16 blocks of 256x16 in 4 slices ran 0.86 of the catalogue's plan).
   if (blocks * most_slices < multiprocessors) return std::nullopt;

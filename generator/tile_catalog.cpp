@@ -61,14 +61,20 @@ const std::vector<Tile>& wgmma_catalog() {
   return tiles;
 }
 
-const Tile* narrow_tile(DataType t, bool k_contiguous) {
+const Tile* narrow_tile(DataType t, bool k_contiguous, int width) {
   // The oracle's best narrow tiles on the H100 (perf notes §70; 2560x16x2560 and 8192x16x8192):
   // f32 staged by cp.async from an M-contiguous operand in 256x16x8 blocks (10.1 TFLOP/s against
   // 6.7 for the model's 128x32 pick; the best, 128x16x16, 5% faster, has ~35 registers more
   // than the legality model predicts) and through registers from a K-contiguous one, 32 deep (8.7
   // against 7.6 with cp.async); f64 in 64x16 blocks of 16x16 warp tiles, four stages (12.0 at
-  // 8192, the memory floor); c64 in 32x16 blocks of 32x8 warp tiles (17.6 against 12.9).
+  // 8192, the memory floor); c64 in 32x16 blocks of 32x8 warp tiles (17.6 against 12.9). At
+  // width 32 (2560x32x2560) f32 in 256x32x8 blocks, four cp.async stages from an M-contiguous
+  // operand (15.9, as the model's pick), through registers from a K-contiguous one (13.9 against
+  // 10.3); the other types' best were the catalogue's 32x32 tiles.
   constexpr Family M = Family::Mma;
+  static const Tile f32_m32{256, 32, 8, 8, 8, 4, Family::Simt, false, 4};
+  static const Tile f32_k32{256, 32, 8, 8, 8, 4, Family::Simt, false, 1};
+  if (width > 16) return t == DataType::F32 ? (k_contiguous ? &f32_k32 : &f32_m32) : nullptr;
   static const Tile f32_m{256, 16, 8, 16, 4, 4, Family::Simt, false, 3};
   static const Tile f32_k{128, 16, 32, 4, 4, 4, Family::Simt, false, 1};
   static const Tile f64{64, 16, 32, 16, 16, 1, M, false, 4};

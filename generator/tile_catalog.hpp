@@ -22,10 +22,11 @@ const std::vector<Tile>& tile_catalog(DataType t);
 // (dispatch/wgmma_plan.hpp), beside the mma catalog for every other call.
 const std::vector<Tile>& wgmma_catalog();
 
-// The tile for a C at most 16 wide in N (dispatch's plan_narrow), whose work is streaming the
-// long operand (op(A), M x K): by how that operand is stored, M-contiguous or K-contiguous. Null
-// for types without one (f16/bf16 run wgmma's tiles; c32 was not measured).
-const Tile* narrow_tile(DataType t, bool k_contiguous);
+// The tile for a C at most `width` (16 or 32) wide in N (dispatch's plan_narrow), whose work is
+// streaming the long operand (op(A), M x K): by how that operand is stored, M-contiguous or
+// K-contiguous. Null for types without one (f16/bf16 run wgmma's tiles; c32 was not measured; at
+// width 32 only f32 beat the catalogue's tiles).
+const Tile* narrow_tile(DataType t, bool k_contiguous, int width);
 
 // The same tile for a C narrow in M: rows and columns (block and thread or warp tile) swapped.
 Tile mirrored(Tile t);

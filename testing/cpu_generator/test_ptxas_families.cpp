@@ -107,19 +107,20 @@ std::vector<Variant> all_families() {
   for (const auto& tv : types) {
     const std::vector<Op> ops = is_complex(tv.data) ? std::vector<Op>{Op::N, Op::T, Op::C}
                                                     : std::vector<Op>{Op::N, Op::T};
-    for (bool narrow_n : {true, false})
-      for (Op a : ops)
-        for (Op b : ops) {
-          const bool k_contiguous = narrow_n ? a != Op::N : b == Op::N;
-          const Tile* t = narrow_tile(tv.data, k_contiguous);
-          if (!t) continue;
-          KernelConfig c;
-          c.data = tv.data;
-          c.op_a = a;
-          c.op_b = b;
-          c = with_tile(c, narrow_n ? *t : mirrored(*t));
-          if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90});
-        }
+    for (int width : {16, 32})
+      for (bool narrow_n : {true, false})
+        for (Op a : ops)
+          for (Op b : ops) {
+            const bool k_contiguous = narrow_n ? a != Op::N : b == Op::N;
+            const Tile* t = narrow_tile(tv.data, k_contiguous, width);
+            if (!t) continue;
+            KernelConfig c;
+            c.data = tv.data;
+            c.op_a = a;
+            c.op_b = b;
+            c = with_tile(c, narrow_n ? *t : mirrored(*t));
+            if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90});
+          }
   }
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);
