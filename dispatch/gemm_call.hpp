@@ -41,6 +41,10 @@ struct GemmCall {
   // D = alpha op(A) op(B) + beta C with C only read (TRSM's updates into its scratch). Never
   // served by wgmma plans (KernelConfig::out_of_place).
   void* d = nullptr;
+  // Planned by the heuristic (microseconds) instead of the model (milliseconds for a shape seen
+  // for the first time), and not kept: for steps whose shapes are new on every call, such as a
+  // factorization's (perf notes §72).
+  bool quick_plan = false;
 };
 
 struct Outcome {

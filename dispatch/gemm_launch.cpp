@@ -341,12 +341,14 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 // The model's plan where its trained range covers the problem, else the heuristic's. A narrow C
 // (plan_narrow) takes the heuristic's narrow plan without asking the model, whose picks there ran
 // 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70), unless first-sight timing is on.
-Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k) {
+// use_model false: the heuristic alone (GemmCall::quick_plan).
+Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k,
+                bool use_model = true) {
   if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole)
     if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
                                                  call.k, dev.multiprocessors))
       return *narrow;
-  if (model::Picker* picker = picker_for(dev);
+  if (model::Picker* picker = use_model ? picker_for(dev) : nullptr;
       picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
     const Plan plan = model_plan(d, ctx, dev, call, *picker, top_k);
     return model_knows_async(*picker) ? plan : with_async_stages(plan);
@@ -381,14 +383,15 @@ Outcome run_gemm(const GemmCall& call) {
   } else {
     // With first-sight benchmarks on, the decision store is the cache (a shape seen during
     // stream capture, where nothing is timed, is benchmarked on a later call).
-    const int top_k = benchmark_top_k();
+    // A quick plan is neither timed nor kept.
+    const int top_k = call.quick_plan ? 0 : benchmark_top_k();
     const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16, call.band};
     std::optional<ProblemPlans> known;
-    if (top_k == 0) known = g_plans.find(key);
+    if (top_k == 0 && !call.quick_plan) known = g_plans.find(key);
     if (!known) {
-      const Plan fresh = fresh_plan(d, ctx, dev, call, top_k);
+      const Plan fresh = fresh_plan(d, ctx, dev, call, top_k, !call.quick_plan);
       known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
-      if (top_k == 0) g_plans.add(key, *known);
+      if (top_k == 0 && !call.quick_plan) g_plans.add(key, *known);
     }
     // The lowering is the problem's, whether its vectors run is the call's alignment (§42); one
     // operand in vectors is enough (§45).

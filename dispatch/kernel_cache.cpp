@@ -167,4 +167,8 @@ CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int ha
       error);
 }
 
+CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::string& error) {
+  return cached(ctx, gen::row_swaps_name(data), [&] { return gen::generate_row_swaps(data, sm); }, error);
+}
+
 }  // namespace ptxblas::dispatch

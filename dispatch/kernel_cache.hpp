@@ -43,5 +43,7 @@ CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool un
                           std::string& error);
 // The inverse doubling kernel (2 half wide from half wide inverses, matrix_helpers_ptx.hpp).
 CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int half, int sm, std::string& error);
+// The row interchange kernel (LU's laswp, matrix_helpers_ptx.hpp).
+CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

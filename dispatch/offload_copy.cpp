@@ -45,7 +45,14 @@ void copy_columns(unsigned char* dst, std::size_t dpitch, const unsigned char* s
   }
 }
 
-// A pitched copy of `height` rows of `width` bytes between host and device memory.
+// Columns per staging chunk (0: a single column does not fit; the plain copies are used).
+std::int64_t chunk_columns(OffloadDevice& dev, const HostOperand& o, std::size_t es) {
+  if (!dev.staging_ready()) return 0;
+  return static_cast<std::int64_t>(OffloadDevice::kStagingBytes / (static_cast<std::size_t>(o.rows) * es));
+}
+
+}  // namespace
+
 CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdeviceptr dev, std::size_t dpitch,
                       std::size_t width, std::size_t height) {
   CUDA_MEMCPY2D c{};
@@ -60,14 +67,6 @@ CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdevicept
   c.Height = height;
   return c;
 }
-
-// Columns per staging chunk (0: a single column does not fit; the plain copies are used).
-std::int64_t chunk_columns(OffloadDevice& dev, const HostOperand& o, std::size_t es) {
-  if (!dev.staging_ready()) return 0;
-  return static_cast<std::int64_t>(OffloadDevice::kStagingBytes / (static_cast<std::size_t>(o.rows) * es));
-}
-
-}  // namespace
 
 CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m) {
   const CudaDriver* d = cuda_driver();

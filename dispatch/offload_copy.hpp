@@ -19,6 +19,11 @@ struct DeviceMatrix {
   std::int64_t ld;  // in elements
 };
 
+// A copy of `height` rows of `width` bytes between host memory (pitch hpitch) and device memory
+// (pitch dpitch), for cuMemcpy2D / cuMemcpy2DAsync.
+CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdeviceptr dev, std::size_t dpitch,
+                      std::size_t width, std::size_t height);
+
 // The o.rows x o.cols matrix to the device; `es`: bytes per element. Returns once the device
 // copy is complete.
 CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m);

@@ -23,6 +23,11 @@
 //   (an n x 2H strip), columns [0, w), w = min(2H, n - 2H p) = the inverse of a's diagonal block
 //   at (2H p, 2H p) (zeros in its other triangle). a is read in the stored off-diagonal blocks
 //   only.
+// Row interchanges (row_swaps_ptx.cpp; LAPACK's laswp with increment 1), kRowSwapThreads threads:
+//   params: u64 a, s64 lda, u64 piv, s32 n, s32 count
+//   grid:   x = ceil(n / kRowSwapThreads)
+//   for r = 0 .. count - 1 in turn, rows r and piv[r] (s32, 0-based, >= r) of a's n columns are
+//   swapped; piv is only read, a only inside rows [0, max piv] of its n columns.
 #pragma once
 
 #include <string>
@@ -48,6 +53,8 @@ inline constexpr int kInverseWidths[] = {32, 64, 128};
 inline constexpr int kInverseParamCount = 5;
 inline constexpr int kDoublingThreads = 256;
 inline constexpr int kDoublingParamCount = 7;
+inline constexpr int kRowSwapThreads = 256;
+inline constexpr int kRowSwapParamCount = 5;
 
 std::string helper_name(const MatrixHelper& h);
 GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm);
@@ -63,5 +70,8 @@ int doubling_strip_width(DataType data, int half);
 int doubling_smem_bytes(DataType data, int half);
 std::string doubling_name(DataType data, bool lower, int half);
 GeneratedKernel generate_inverse_doubling(DataType data, bool lower, int half, int sm);
+
+std::string row_swaps_name(DataType data);
+GeneratedKernel generate_row_swaps(DataType data, int sm);
 
 }  // namespace ptxblas::gen

@@ -15,6 +15,8 @@ extern "C" void xerbla_(const char* srname, const int* info, std::size_t len) __
 namespace ptxblas::shim {
 namespace {
 
+thread_local int cpu_only_depth = 0;
+
 double bytes_of(const HostCall& call) {
   double b = 0;
   for (const auto& o : call.operands)
@@ -26,14 +28,15 @@ double bytes_of(const HostCall& call) {
 void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, const dispatch::HostBody& body,
                 const std::string& note) {
   std::string why;
-  if (const host::CpuBlas* blas = host::CpuBlas::get(why)) {
-    if (void* fn = blas->symbol(call.fortran)) {
+  const host::CpuBlas* blas = call.cpu_fn ? nullptr : host::CpuBlas::get(why);
+  if (call.cpu_fn || blas) {
+    if (void* fn = call.cpu_fn ? call.cpu_fn : blas->symbol(call.fortran)) {
       const auto t0 = std::chrono::steady_clock::now();
       cpu(fn);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       char took[32];
       std::snprintf(took, sizeof took, "; %.3f ms", ms);
-      record_forwarded(call.shape, "CPU BLAS " + blas->path() + " (" + note + took + ")");
+      record_forwarded(call.shape, (blas ? "CPU BLAS " + blas->path() : std::string("host LAPACK")) + " (" + note + took + ")");
       return;
     }
     why = blas->path() + " lacks " + call.fortran;
@@ -54,6 +57,10 @@ std::string phase_times(const dispatch::OffloadTimes& t) {
 
 }  // namespace
 
+CpuOnlyScope::CpuOnlyScope() { ++cpu_only_depth; }
+CpuOnlyScope::~CpuOnlyScope() { --cpu_only_depth; }
+bool CpuOnlyScope::active() { return cpu_only_depth > 0; }
+
 void report_bad_argument(const char* name, int info) noexcept {
   const std::size_t len = std::strlen(name);
   if (xerbla_) {
@@ -72,7 +79,7 @@ void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flop
       rule = &host::config().rule(family);  // the configuration is read once and kept
       q.rule.store(rule, std::memory_order_release);
     }
-    const bool cpu = rule->mode == host::OffloadRule::Mode::Never ||
+    const bool cpu = CpuOnlyScope::active() || rule->mode == host::OffloadRule::Mode::Never ||
                      (rule->mode == host::OffloadRule::Mode::Threshold && flops < rule->min_flops);
     if (!cpu) return nullptr;
     void* fn = q.fn.load(std::memory_order_acquire);
@@ -94,16 +101,18 @@ void run_host(const HostCall& call, const std::function<void(void*)>& cpu, const
     const host::Config& cfg = host::config();
     const host::OffloadRule& rule = cfg.rule(call.family);
     std::string why;
+    if (CpuOnlyScope::active()) return run_on_cpu(call, cpu, body, "inside an offloaded factorization");
     const bool gpu = rule.mode != host::OffloadRule::Mode::Never && dispatch::offload_available(cfg.gpu_device, why);
     const bool single = call.data == gen::DataType::F32 || call.data == gen::DataType::C32;
     const double cpu_rate = cfg.cpu_gflops * 1e9 * (single ? 2 : 1);
-    host::Placement where = host::place(rule, call.flops, bytes_of(call), cpu_rate, gpu);
+    host::Placement where = host::place(rule, call.flops, bytes_of(call), cpu_rate, gpu, call.gpu_steps);
     if (!gpu && rule.mode != host::OffloadRule::Mode::Never) where.why += ": " + why;
     if (where.where == host::Where::Gpu) {
       dispatch::OffloadTimes tm;
       switch (dispatch::offload(cfg.gpu_device, call.data, call.operands, body, why, &tm)) {
         case dispatch::OffloadResult::Done:
-          record_served(call.shape, "GPU (" + where.why + "; " + phase_times(tm) + ")");
+          record_served(call.shape,
+                        "GPU (" + where.why + "; " + phase_times(tm) + (call.gpu_note ? "; " + call.gpu_note() : "") + ")");
           return;
         case dispatch::OffloadResult::Failed:
           record_error(call.shape, "GPU offload failed: " + why);

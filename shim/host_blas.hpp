@@ -23,6 +23,21 @@ struct HostCall {
   gen::DataType data;
   double flops;         // for the offload policy
   std::vector<dispatch::HostOperand> operands;  // the matrices the body reads and writes
+  void* cpu_fn = nullptr;  // the CPU routine, when not the CPU BLAS's `fortran` (LAPACK's)
+  int gpu_steps = 1;       // host round trips of the GPU side, for the policy
+  std::function<std::string()> gpu_note;  // appended to an offloaded call's log line
+};
+
+// While one lives on a thread, that thread's host BLAS calls stay on the CPU: the host LAPACK
+// factoring a panel inside an offloaded factorization calls the BLAS while the thread holds the
+// device.
+class CpuOnlyScope {
+ public:
+  CpuOnlyScope();
+  ~CpuOnlyScope();
+  CpuOnlyScope(const CpuOnlyScope&) = delete;
+  CpuOnlyScope& operator=(const CpuOnlyScope&) = delete;
+  static bool active();
 };
 
 // Per routine and type, filled on first use: its offload rule and CPU BLAS function.

@@ -161,6 +161,21 @@ class CpuEngine final : public Engine {
       for (std::int64_t i = 0; i < m; ++i) at(b, i, j) = at(a, i, j);
   }
 
+  void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count) override {
+    for (std::int64_t r = 0; r < count; ++r)
+      if (pivots[r] != r)
+        for (std::int64_t j = 0; j < n; ++j) std::swap(at(a, r, j), at(a, pivots[r], j));
+  }
+  void* host_buffer(std::size_t bytes) override { return ::operator new(std::max<std::size_t>(bytes, 1)); }
+  void release_host_buffer(void* p) override { ::operator delete(p); }
+  // The engine's memory is the host's: copies are immediate.
+  void to_host(std::int64_t m, std::int64_t n, MatView src, void* host, std::int64_t ld) override {
+    copy(m, n, src, {host, ld});
+  }
+  void from_host(std::int64_t m, std::int64_t n, const void* host, std::int64_t ld, MatView dst) override {
+    copy(m, n, {const_cast<void*>(host), ld}, dst);
+  }
+
  private:
   static bool stored(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i > j : i < j; }
 

@@ -4,6 +4,7 @@
 // All matrices are column-major views into the engine's memory (device or host).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -93,7 +94,39 @@ class Engine {
   virtual void scale(std::int64_t m, std::int64_t n, Scalar alpha, MatView c) = 0;
   // B (m x n) = A.
   virtual void copy(std::int64_t m, std::int64_t n, MatView a, MatView b) = 0;
+
+  // For the factorizations, whose panels the host's LAPACK factors (factorizations.hpp); engines
+  // without them throw EngineError.
+  // The interchanges of LAPACK's laswp (increment 1) on the n columns of a: for r = 0 .. count - 1
+  // in turn, rows r and pivots[r] (0-based, relative to a's first row, >= r) are swapped.
+  virtual void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count);
+  // Host memory for panels: page-locked where the engine can (copies then overlap its steps).
+  virtual void* host_buffer(std::size_t bytes);
+  virtual void release_host_buffer(void* p);
+  // Copies the m x n view into host memory (column-major, ld), after the engine's earlier steps;
+  // the host copy is complete once wait_host() returns.
+  virtual void to_host(std::int64_t m, std::int64_t n, MatView src, void* host, std::int64_t ld);
+  // Copies host memory into the m x n view, before the engine's later steps; the host memory must
+  // not change until the next wait_host().
+  virtual void from_host(std::int64_t m, std::int64_t n, const void* host, std::int64_t ld, MatView dst);
+  virtual void wait_host();
+  // Steps planned by the heuristic rather than the model (GemmCall::quick_plan): for routines
+  // whose step shapes are new on every call.
+  virtual void set_quick_plans(bool) {}
 };
+
+inline void Engine::swap_rows(std::int64_t, MatView, const std::int32_t*, std::int64_t) {
+  throw EngineError("this engine has no row interchanges");
+}
+inline void* Engine::host_buffer(std::size_t) { throw EngineError("this engine has no host buffers"); }
+inline void Engine::release_host_buffer(void*) {}
+inline void Engine::to_host(std::int64_t, std::int64_t, MatView, void*, std::int64_t) {
+  throw EngineError("this engine has no host copies");
+}
+inline void Engine::from_host(std::int64_t, std::int64_t, const void*, std::int64_t, MatView) {
+  throw EngineError("this engine has no host copies");
+}
+inline void Engine::wait_host() {}
 
 // View of the sub-matrix starting at (i, j).
 inline MatView sub(MatView v, std::int64_t i, std::int64_t j, DataType t) {

@@ -12,6 +12,7 @@
 #include "gemm_call.hpp"
 #include "kernel_cache.hpp"
 #include "matrix_helpers_ptx.hpp"
+#include "offload_copy.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
@@ -104,6 +105,68 @@ class GpuEngine final : public blas3::Engine {
     helper({gen::HelperKind::Copy, t_}, m, n, a, b, {});
   }
 
+  ~GpuEngine() override {
+    if (copied_ && d_->cuEventDestroy) d_->cuEventDestroy(copied_);
+  }
+
+  void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count) override {
+    if (n == 0 || count == 0) return;
+    if (n > INT32_MAX || count > INT32_MAX) throw EngineError("row interchanges beyond 32-bit sizes");
+    std::string why;
+    CUfunction fn = cached_row_swaps(ctx_, t_, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    // The pivots through stream-ordered scratch; a copy from pageable memory has read the host
+    // array when it returns.
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(std::int32_t);
+    CUdeviceptr piv = 0;
+    if (const CUresult r = d_->cuMemAllocAsync(&piv, bytes, stream_); r != CUDA_SUCCESS)
+      throw EngineError("row interchanges: " + cuda_error_text(r));
+    const CUDA_MEMCPY2D c = pitched(true, const_cast<std::int32_t*>(pivots), bytes, piv, bytes, bytes, 1);
+    CUresult r = d_->cuMemcpy2DAsync(&c, stream_);
+    if (r == CUDA_SUCCESS) {
+      std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), pp = piv;
+      std::int64_t lda = a.ld;
+      std::int32_t n32 = static_cast<std::int32_t>(n), c32 = static_cast<std::int32_t>(count);
+      void* params[gen::kRowSwapParamCount] = {&ap, &lda, &pp, &n32, &c32};
+      r = d_->cuLaunchKernel(fn, static_cast<unsigned>((n + gen::kRowSwapThreads - 1) / gen::kRowSwapThreads), 1, 1,
+                             gen::kRowSwapThreads, 1, 1, 0, stream_, params, nullptr);
+    }
+    d_->cuMemFreeAsync(piv, stream_);
+    if (r != CUDA_SUCCESS) throw EngineError("row interchanges: " + cuda_error_text(r));
+    note_write(a);
+  }
+
+  // Page-locked when the driver grants it (the panels' copies then overlap the GEMM steps).
+  void* host_buffer(std::size_t bytes) override {
+    void* p = nullptr;
+    if (d_->cuMemAllocHost && d_->cuMemFreeHost && d_->cuMemAllocHost(&p, bytes) == CUDA_SUCCESS) {
+      pinned_.push_back(p);
+      return p;
+    }
+    return ::operator new(bytes);
+  }
+  void release_host_buffer(void* p) override {
+    if (!p) return;
+    d_->cuStreamSynchronize(stream_);  // copies may still read or write it
+    if (std::erase(pinned_, p))
+      d_->cuMemFreeHost(p);
+    else
+      ::operator delete(p);
+  }
+  void to_host(std::int64_t m, std::int64_t n, MatView src, void* host, std::int64_t ld) override {
+    host_copy(false, m, n, host, ld, src);
+  }
+  void from_host(std::int64_t m, std::int64_t n, const void* host, std::int64_t ld, MatView dst) override {
+    host_copy(true, m, n, const_cast<void*>(host), ld, dst);
+    note_write(dst);
+  }
+  void set_quick_plans(bool on) override { quick_plans_ = on; }
+  void wait_host() override {
+    if (!copied_) return;
+    if (const CUresult r = d_->cuEventSynchronize(copied_); r != CUDA_SUCCESS)
+      throw EngineError("waiting for a host copy: " + cuda_error_text(r));
+  }
+
   void invert_diagonal_blocks(Uplo uplo, Diag diag, std::int64_t n, std::int64_t bs, MatView a,
                               MatView w) override {
     if (n == 0) return;
@@ -162,6 +225,7 @@ class GpuEngine final : public blas3::Engine {
     call.fill = fill;
     call.band = band;
     call.d = d.p != c.p ? d.p : nullptr;
+    call.quick_plan = quick_plans_;
     const MatView out = d.p ? d : c;
     const Outcome o = run_gemm(call);
     if (!o.served) {
@@ -222,6 +286,22 @@ class GpuEngine final : public blas3::Engine {
     note_write(w);
   }
 
+  // An m x n copy between host memory and a view, on the stream; copied_ marks the last one.
+  void host_copy(bool to_device, std::int64_t m, std::int64_t n, void* host, std::int64_t ld, MatView v) {
+    if (m == 0 || n == 0) return;
+    if (!d_->cuMemcpy2DAsync || !d_->cuEventCreate || !d_->cuEventRecord || !d_->cuEventSynchronize)
+      throw EngineError("driver lacks the calls host copies need");
+    if (!copied_ && d_->cuEventCreate(&copied_, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+      throw EngineError("host copies: cannot create an event");
+    const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t_));
+    const CUDA_MEMCPY2D c = pitched(to_device, host, static_cast<std::size_t>(ld) * es, reinterpret_cast<CUdeviceptr>(v.p),
+                                    static_cast<std::size_t>(v.ld) * es, static_cast<std::size_t>(m) * es,
+                                    static_cast<std::size_t>(n));
+    CUresult r = d_->cuMemcpy2DAsync(&c, stream_);
+    if (r == CUDA_SUCCESS) r = d_->cuEventRecord(copied_, stream_);
+    if (r != CUDA_SUCCESS) throw EngineError("host copy: " + cuda_error_text(r));
+  }
+
   // A destination outside every live scratch allocation is the caller's memory.
   void note_write(MatView dst) {
     const auto p = reinterpret_cast<CUdeviceptr>(dst.p);
@@ -246,6 +326,9 @@ class GpuEngine final : public blas3::Engine {
   std::vector<Range> scratch_;
   bool wrote_caller_ = false;
   int max_kernel_;  // the widest inverse kernel this device runs
+  bool quick_plans_ = false;
+  CUevent copied_ = nullptr;   // recorded after the latest host copy
+  std::vector<void*> pinned_;  // host buffers from cuMemAllocHost
 };
 
 }  // namespace

@@ -12,7 +12,8 @@
 namespace ptxblas::host {
 namespace {
 
-const std::set<std::string> kRoutines = {"gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm"};
+const std::set<std::string> kRoutines = {"gemm", "symm", "hemm",  "syrk", "herk",  "syr2k",
+                                         "her2k", "trmm", "trsm", "potrf", "getrf"};
 
 std::string where(const std::string& source, const toml::node& n) {
   return source + ":" + std::to_string(n.source().begin.line);
@@ -66,7 +67,7 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
     return c;
   }
   c.source = source;
-  unknown_keys(t, {"cpu", "offload", "gpu", "paths", "log", "dispatch"}, "", source, errors);
+  unknown_keys(t, {"cpu", "offload", "gpu", "paths", "log", "dispatch", "lapack"}, "", source, errors);
   if (const toml::table* cpu = t["cpu"].as_table()) {
     unknown_keys(*cpu, {"blas", "gflops"}, "cpu.", source, errors);
     read_value(*cpu, "blas", c.cpu_blas, source, errors);
@@ -99,6 +100,15 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
     else if (const toml::node* n = disp->get("benchmark_top_k"))
       errors.push_back(where(source, *n) + ": 'dispatch.benchmark_top_k' must be 0 to " +
                        std::to_string(kMaxBenchmarkTopK) + "; using 0");
+  }
+  if (const toml::table* lapack = t["lapack"].as_table()) {
+    unknown_keys(*lapack, {"panel"}, "lapack.", source, errors);
+    std::int64_t panel = c.lapack_panel;
+    read_value(*lapack, "panel", panel, source, errors);
+    if (panel >= 32 && panel <= 1024)
+      c.lapack_panel = panel;
+    else if (const toml::node* n = lapack->get("panel"))
+      errors.push_back(where(source, *n) + ": 'lapack.panel' must be 32 to 1024; using 256");
   }
   if (const toml::table* paths = t["paths"].as_table()) {
     unknown_keys(*paths, {"models", "cache"}, "paths.", source, errors);

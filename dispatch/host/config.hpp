@@ -28,8 +28,9 @@ struct Config {
   std::string model_dir, cache_dir;          // empty: defaults
   int benchmark_top_k = 0;                   // first sight of a shape: time the model's k best (0: off)
   std::string log_level = "warn";            // quiet | warn | info
+  std::int64_t lapack_panel = 256;           // columns per panel of the GPU factorizations (32-1024)
   OffloadRule default_rule;
-  std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm
+  std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm potrf getrf
 
   const OffloadRule& rule(const std::string& routine) const;
 };

@@ -27,6 +27,18 @@ bool is_ours(void* p) {
 
 }  // namespace
 
+void* host_lapack_symbol(const char* name, bool cpu_blas_first) {
+  std::string why;
+  const CpuBlas* blas = CpuBlas::get(why);
+  void* from_blas = blas ? blas->symbol(name) : nullptr;
+  if (cpu_blas_first && from_blas) return from_blas;
+  // Preloaded or linked, the next definition after ptxblas; dlopen'ed (RTLD_LOCAL), RTLD_NEXT
+  // sees only ptxblas's own dependencies and the program's global scope holds the LAPACK.
+  if (void* s = dlsym(RTLD_NEXT, name); s && !is_ours(s)) return s;
+  if (void* s = dlsym(RTLD_DEFAULT, name); s && !is_ours(s)) return s;
+  return from_blas;
+}
+
 void* CpuBlas::resolve(const char* name) const {
   void* s = handle_ ? dlsym(handle_, name) : nullptr;
   return is_ours(s) ? nullptr : s;

@@ -24,7 +24,9 @@ inline constexpr double kGpuFlopsPerSecond = 30e12;
 
 // flops: the routine's arithmetic; bytes: what would cross PCIe both ways; cpu_flops_per_second:
 // the CPU BLAS's rate for this type (ptxblas.toml's cpu.gflops); gpu_ready: a device path exists
-// for this call (driver, context, offload implemented).
-Placement place(const OffloadRule& rule, double flops, double bytes, double cpu_flops_per_second, bool gpu_ready);
+// for this call (driver, context, offload implemented); steps: the host round trips the GPU side
+// makes (a factorization's panels), each costing kGpuCallSeconds.
+Placement place(const OffloadRule& rule, double flops, double bytes, double cpu_flops_per_second, bool gpu_ready,
+                int steps = 1);
 
 }  // namespace ptxblas::host

@@ -89,11 +89,14 @@ int main(int argc, char** argv) {
   char* (*config)(void) = (char* (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_config");
   char* (*core)(void) = (char* (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
   printf("# blas: %s%s%s\n", config ? config() : "other", core ? " core=" : "", core ? core() : "");
-  /* One-time costs (the BLAS library's initialisation, its thread pool, ptxblas's configuration
-   * and GPU context) are paid by an untimed warm-up of each routine, not by the first size. */
+  /* One-time costs (the BLAS library's initialisation, its thread pool, ptxblas's configuration,
+   * GPU context, the kernels it loads into the process and its pinned staging) are paid by an
+   * untimed warm-up of each routine at n = 64 and n = 4096, not by the first size. */
   lapack_int info;
-  time_factor(1, 64, 1, &info);
-  time_factor(0, 64, 1, &info);
+  for (int spd = 1; spd >= 0; --spd) {
+    time_factor(spd, 64, 1, &info);
+    time_factor(spd, 4096, 1, &info);
+  }
   for (int arg = 1; arg < argc; ++arg) {
     const lapack_int n = (lapack_int)atol(argv[arg]);
     /* Small sizes are noisy (OpenBLAS's n = 64 median moved 35 -> 117 us between two runs of 21

@@ -1,5 +1,6 @@
-// The level-3 helper kernels (element-wise helpers, small triangular inverse) for every type and
-// variant, assembled for sm_80 and sm_90: no spills, no stack, shared memory as declared.
+// The level-3 helper kernels (element-wise helpers, small triangular inverse, LU's row
+// interchanges) for every type and variant, assembled for sm_80 and sm_90: no spills, no stack,
+// shared memory as declared.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -63,6 +64,15 @@ TEST(PtxasHelpers, TriangularInversesAssemble) {
             EXPECT_EQ(k.resources.threads, width);
             EXPECT_EQ(k.dynamic_smem, ptxblas::gen::inverse_smem_bytes(t, width));
           }
+}
+
+TEST(PtxasHelpers, RowSwapsAssemble) {
+  for (DataType t : kTypes)
+    for (int sm : {80, 90}) {
+      const auto k = ptxblas::gen::generate_row_swaps(t, sm);
+      expect_clean(k, sm);
+      EXPECT_EQ(k.resources.threads, ptxblas::gen::kRowSwapThreads);
+    }
 }
 
 // The widest inverse whose tile fits 227 KiB (sm_90's opt-in maximum): S, D, C 128; Z 64 (its

@@ -25,6 +25,8 @@ cache = "/c"
 benchmark_top_k = 4
 [log]
 level = "info"
+[lapack]
+panel = 128
 [offload]
 default = 1e8
 gemm = "always"
@@ -40,6 +42,7 @@ syrk = 5e9
   EXPECT_EQ(c.cache_dir, "/c");
   EXPECT_EQ(c.benchmark_top_k, 4);
   EXPECT_EQ(c.log_level, "info");
+  EXPECT_EQ(c.lapack_panel, 128);
   EXPECT_EQ(c.rule("gemm").mode, OffloadRule::Mode::Always);
   EXPECT_EQ(c.rule("trsm").mode, OffloadRule::Mode::Never);
   EXPECT_EQ(c.rule("syrk").min_flops, 5e9);
@@ -65,6 +68,8 @@ gemv = 1e6
 x = 1
 [dispatch]
 benchmark_top_k = 99
+[lapack]
+panel = 8
 )", "bad.toml", errors);
   const Config d;
   EXPECT_EQ(c.cpu_blas, d.cpu_blas);
@@ -74,7 +79,8 @@ benchmark_top_k = 99
   EXPECT_EQ(c.cpu_gflops, d.cpu_gflops);
   EXPECT_EQ(c.gpu_keep_mib, d.gpu_keep_mib);
   EXPECT_EQ(c.benchmark_top_k, 0);
-  ASSERT_EQ(errors.size(), 10u);
+  EXPECT_EQ(c.lapack_panel, d.lapack_panel);
+  ASSERT_EQ(errors.size(), 11u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -90,6 +96,7 @@ benchmark_top_k = 99
   EXPECT_TRUE(mentions("'offload.gemv'", "13"));
   EXPECT_TRUE(mentions("'extra'", "14"));
   EXPECT_TRUE(mentions("'dispatch.benchmark_top_k'", "17"));
+  EXPECT_TRUE(mentions("'lapack.panel'", "19"));
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {

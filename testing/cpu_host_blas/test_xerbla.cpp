@@ -8,6 +8,7 @@
 
 #include "library.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 
 namespace {
 
@@ -145,6 +146,29 @@ TEST(Xerbla, TriangularArguments) {
       (ptx ? trsm : &dtrsm_)(&b.side, &b.uplo, &b.trans, &b.diag, &b.m, &b.n, &one, d, &b.lda, d, &b.ldb, 1, 1, 1, 1);
     });
   }
+}
+
+// LAPACK's factorizations report like Netlib LAPACK (DPOTRF / ZGETRF and the parameter number).
+TEST(Xerbla, FactorizationArguments) {
+  SKIP_WITHOUT_NETLIB();
+  const auto potrf = hosttest::ptxblas<decltype(&dpotrf_)>("dpotrf_");
+  const auto getrf = hosttest::ptxblas<decltype(&zgetrf_)>("zgetrf_");
+  double d[64] = {};
+  cd z[64] = {};
+  int piv[8] = {}, info = 0;
+  struct Bad {
+    char uplo;
+    int m, n, lda;
+  } cases[] = {{'X', 2, 2, 2}, {'L', -1, -1, 2}, {'U', 4, 4, 3}, {'L', 2, -2, 2}, {'L', 0, 0, 0}};
+  for (const Bad& b : cases) {
+    same_report(std::string("dpotrf ") + b.uplo + " n=" + std::to_string(b.n), [&](bool ptx) {
+      (ptx ? potrf : &dpotrf_)(&b.uplo, &b.n, d, &b.lda, &info, 1);
+    });
+    same_report("zgetrf m=" + std::to_string(b.m) + " n=" + std::to_string(b.n), [&](bool ptx) {
+      (ptx ? getrf : &zgetrf_)(&b.m, &b.n, z, &b.lda, piv, &info);
+    });
+  }
+  for (double x : d) EXPECT_EQ(x, 0.0) << "a rejected call wrote A";
 }
 
 }  // namespace

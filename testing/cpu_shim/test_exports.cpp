@@ -85,8 +85,8 @@ std::vector<std::string> level3_names() {
   return v;
 }
 
-// The Fortran BLAS level-3 symbols and their CBLAS forms (PTXBLAS_0, the default version, which
-// unversioned references bind to).
+// The Fortran BLAS level-3 symbols and their CBLAS forms, and the LAPACK factorizations served
+// whole (PTXBLAS_0, the default version, which unversioned references bind to).
 std::vector<std::string> fortran_names() {
   std::vector<std::string> v;
   auto add = [&](const std::string& name) {
@@ -97,6 +97,8 @@ std::vector<std::string> fortran_names() {
     for (const char* r : {"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"}) add(std::string(p) + r);
   for (const char* p : {"c", "z"})
     for (const char* r : {"hemm", "herk", "her2k"}) add(std::string(p) + r);
+  for (const char* p : {"s", "d", "c", "z"})
+    for (const char* r : {"potrf", "getrf"}) v.push_back(std::string(p) + r + "_");
   return v;
 }
 

@@ -50,7 +50,9 @@ MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
 TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
 
-KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling"}
+KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling",
+              "w": "swap rows"}
+ROW_SWAP_THREADS = 256  # generator/matrix_helpers_ptx.hpp kRowSwapThreads
 COMPUTE_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
 
 
@@ -65,6 +67,8 @@ def kernel_name(kind, t, lower, herm, unit, width=32):
         return "tri_inv%d_%s_%s%s" % (width, t, "l" if lower else "u", "_unit" if unit else "")
     if kind == "x":
         return "tri_dbl%d_%s_%s" % (2 * width, t, "l" if lower else "u")
+    if kind == "w":
+        return "swap_rows_%s" % t
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
     if kind in "yt":
@@ -81,6 +85,8 @@ def kernel_spec(kind, t, lower, herm, unit, width=32):
         return "inverse:%s:%d:%s%s" % (t, width, "l" if lower else "u", ":unit" if unit else "")
     if kind == "x":
         return "doubling:%s:%d:%s" % (t, width, "l" if lower else "u")
+    if kind == "w":
+        return "swap:%s" % t
     s = "helper:%s:%s" % (kind, t)
     if kind in "yt":
         s += ":l" if lower else ":u"
@@ -113,6 +119,8 @@ class Case:
             return self.width * 40 + self.n * min(self.n, self.width) ** 2
         if self.kind == "x":
             return 2 * self.n * self.width * 256 // 8
+        if self.kind == "w":
+            return self.n * self.m
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -170,6 +178,11 @@ def build_cases():
             add("upper H=128 n=200", "x", t, 200, 200, lower=False, width=128)
         if t == "c":
             add("lower H=128 n=256", "x", t, 256, 256, lower=True, width=128)
+    # Row interchanges: every type; n > 256 columns (two blocks, the second partial); pivots that
+    # repeat rows, point at themselves, and reach the last row.
+    for t in "sdcz":
+        add("m=11 n=5 count=7", "w", t, 11, 5, width=7)
+    add("m=9 n=300 count=9", "w", "d", 9, 300, width=9)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
@@ -181,6 +194,10 @@ def build_cases():
 MUTATIONS = [
     ("mat_y_c_l_herm", "  neg.f32 %v_v_i, %v_v_i;\n", "", True,
      "Hermitian mirror without conjugation"),
+    ("swap_rows_d", "st.global.b64 [%v_other_at], %v_x;", "", True,
+     "row interchange: the pivot row not written"),
+    ("swap_rows_z", "add.u64 %v_piv_at, %v_piv_at, 4;", "add.u64 %v_piv_at, %v_piv_at, 8;", True,
+     "row interchange: the pivot list walked with the wrong stride"),
     ("mat_y_z_u_herm", "@%v_p_diag mov.f64 %v_v_i, 0d0000000000000000;", "", True,
      "Hermitian diagonal imaginary part kept"),
     ("mat_s_z", "@%v_p_s_zero bra L_store;", "", True,
@@ -241,7 +258,37 @@ def _fmt(z):
     return "(%.9g%+.9gj)" % (z.real, z.imag)
 
 
+def _run_swaps(c, ptx_dir):
+    """LAPACK's laswp: rows r and piv[r] swapped for r = 0 .. count - 1 in turn, in each of n
+    columns. The matrix may be read and written in its m rows, the pivots only read; padding rows
+    must not change; the result must be the exact permutation."""
+    ti = TYPES[c.t]
+    rng = random.Random(c.seed * 7919 + 5)
+    m, n, count = c.m, c.n, c.width
+    mem = ptxsim.Memory()
+    A = Matrix(mem, ti, m, n, m + c.pads[0], lambda i, j: uniform(rng, ti))
+    A.allow(mem, mem.R | mem.W)
+    piv = [rng.randint(r, m - 1) for r in range(count)]
+    piv[0], piv[1], piv[-1] = 0, m - 1, m - 1  # itself, the last row, the last row again
+    pa = mem.alloc(4 * count, perm=mem.R)
+    mem.set_perm(pa, 4 * count, mem.R | mem.W)
+    mem.write(pa, b"".join(p.to_bytes(4, "little", signed=True) for p in piv))
+    mem.set_perm(pa, 4 * count, mem.R)
+    want = {(i, j): A.val[i, j] for i in range(m) for j in range(n)}
+    for j in range(n):
+        for r, p in enumerate(piv):
+            want[r, j], want[p, j] = want[p, j], want[r, j]
+    ptxsim.launch(kernel(ptx_dir, c.kernel), [A.addr, A.ld, pa, n, count], mem,
+                  (-(-n // ROW_SWAP_THREADS), 1, 1), (ROW_SWAP_THREADS, 1, 1))
+    bad = ["a(%d,%d) = %s, expected %s" % (i, j, _fmt(ti.get(mem, A.at(i, j))), _fmt(want[i, j]))
+           for j in range(n) for i in range(m) if ti.get(mem, A.at(i, j)) != want[i, j]]
+    bad += ["padding (%d,%d) changed" % ij for ij in A.changed(mem, lambda i, j: i >= m)]
+    return simcheck.wrong(bad)
+
+
 def _run_case(c, ptx_dir):
+    if c.kind == "w":
+        return _run_swaps(c, ptx_dir)
     if c.kind == "i":
         return _run_inverse(c, ptx_dir)
     if c.kind == "x":

@@ -1,0 +1,141 @@
+#include "factorizations.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "routines.hpp"
+
+namespace ptxblas::blas3 {
+namespace {
+
+constexpr Scalar kOne{1, 0}, kMinusOne{-1, 0};
+
+// A host buffer of the engine, released (after the engine's copies) on scope exit.
+class HostBuffer {
+ public:
+  HostBuffer(Engine& e, std::size_t bytes) : e_(e), p_(e.host_buffer(bytes)) {}
+  ~HostBuffer() { e_.release_host_buffer(p_); }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  void* get() const { return p_; }
+
+ private:
+  Engine& e_;
+  void* p_;
+};
+
+// Adds the seconds `f` takes to `total`.
+template <class F>
+auto timed(double& total, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = f();
+  total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+std::size_t bytes_of(Engine& e, std::int64_t rows, std::int64_t cols) {
+  return static_cast<std::size_t>(rows * cols) * static_cast<std::size_t>(gen::storage_bytes(e.data()));
+}
+
+}  // namespace
+
+int potrf(Engine& e, const HostFactor& host, Uplo uplo, std::int64_t n, MatView a, std::int64_t nb,
+          FactorTimes* times) {
+  if (n == 0) return 0;
+  FactorTimes own;
+  FactorTimes& tm = times ? *times : own;
+  auto wait = [&] { timed(tm.wait_seconds, [&] { return e.wait_host(), 0; }); };
+  const DataType t = e.data();
+  const bool herm = gen::is_complex(t);
+  const Op h = herm ? Op::C : Op::T;
+  const bool lower = uplo == Uplo::Lower;
+  nb = std::clamp<std::int64_t>(nb, 1, n);
+  e.set_quick_plans(true);  // every step's shape is new (perf notes §72)
+  HostBuffer diag(e, bytes_of(e, nb, nb));
+  for (std::int64_t j = 0; j < n; j += nb) {
+    const std::int64_t jb = std::min(nb, n - j), rest = n - j - jb;
+    // The diagonal block, updated by the columns (rows) before it, goes to the host; meanwhile
+    // the GEMM updates the panel beside it.
+    if (lower) {
+      if (j > 0) e.gemm_triangle(uplo, herm, Op::N, h, jb, j, kMinusOne, sub(a, j, 0, t), sub(a, j, 0, t), kOne, sub(a, j, j, t));
+      e.to_host(jb, jb, sub(a, j, j, t), diag.get(), jb);
+      if (j > 0 && rest > 0)
+        e.gemm(Op::N, h, rest, jb, j, kMinusOne, sub(a, j + jb, 0, t), sub(a, j, 0, t), kOne, sub(a, j + jb, j, t));
+    } else {
+      if (j > 0) e.gemm_triangle(uplo, herm, h, Op::N, jb, j, kMinusOne, sub(a, 0, j, t), sub(a, 0, j, t), kOne, sub(a, j, j, t));
+      e.to_host(jb, jb, sub(a, j, j, t), diag.get(), jb);
+      if (j > 0 && rest > 0)
+        e.gemm(h, Op::N, jb, rest, j, kMinusOne, sub(a, 0, j, t), sub(a, 0, j + jb, t), kOne, sub(a, j, j + jb, t));
+    }
+    wait();
+    const int info = timed(tm.host_seconds, [&] { return host.potrf(uplo, jb, diag.get(), jb); });
+    ++tm.panels;
+    e.from_host(jb, jb, diag.get(), jb, sub(a, j, j, t));  // on failure too: LAPACK leaves it so
+    if (info != 0) {
+      e.wait_host();
+      return static_cast<int>(j) + info;
+    }
+    if (rest > 0) {
+      if (lower)
+        trsm(e, Side::Right, uplo, h, Diag::NonUnit, rest, jb, kOne, sub(a, j, j, t), sub(a, j + jb, j, t));
+      else
+        trsm(e, Side::Left, uplo, h, Diag::NonUnit, jb, rest, kOne, sub(a, j, j, t), sub(a, j, j + jb, t));
+    }
+  }
+  e.wait_host();
+  return 0;
+}
+
+int getrf(Engine& e, const HostFactor& host, std::int64_t m, std::int64_t n, MatView a, int* ipiv, std::int64_t nb,
+          FactorTimes* times) {
+  const std::int64_t mn = std::min(m, n);
+  if (mn == 0) return 0;
+  FactorTimes own;
+  FactorTimes& tm = times ? *times : own;
+  auto wait = [&] { timed(tm.wait_seconds, [&] { return e.wait_host(), 0; }); };
+  const DataType t = e.data();
+  nb = std::clamp<std::int64_t>(nb, 1, mn);
+  e.set_quick_plans(true);
+  HostBuffer panel(e, bytes_of(e, m, nb));
+  // Each panel's pivots, relative to its first row, kept until the engine has read them.
+  std::vector<std::vector<std::int32_t>> pivots;
+  std::vector<int> local(static_cast<std::size_t>(nb));
+  int info = 0;
+  e.to_host(m, std::min(nb, mn), a, panel.get(), m);
+  wait();
+  for (std::int64_t j = 0; j < mn; j += nb) {
+    const std::int64_t jb = std::min(nb, mn - j), rows = m - j, right = n - j - jb;
+    const int pinfo = timed(tm.host_seconds, [&] { return host.getrf(rows, jb, panel.get(), rows, local.data()); });
+    ++tm.panels;
+    if (pinfo > 0 && info == 0) info = pinfo + static_cast<int>(j);
+    std::vector<std::int32_t>& piv = pivots.emplace_back(static_cast<std::size_t>(jb));
+    for (std::int64_t i = 0; i < jb; ++i) {
+      ipiv[j + i] = local[static_cast<std::size_t>(i)] + static_cast<int>(j);
+      piv[static_cast<std::size_t>(i)] = local[static_cast<std::size_t>(i)] - 1;
+    }
+    e.from_host(rows, jb, panel.get(), rows, sub(a, j, j, t));
+    e.swap_rows(j, sub(a, j, 0, t), piv.data(), jb);  // the columns before the panel
+    if (right == 0) continue;
+    e.swap_rows(right, sub(a, j, j + jb, t), piv.data(), jb);
+    trsm(e, Side::Left, Uplo::Lower, Op::N, Diag::Unit, jb, right, kOne, sub(a, j, j, t), sub(a, j, j + jb, t));
+    const std::int64_t next = j + jb, below = m - next;
+    if (below == 0) continue;
+    // Look-ahead: the next panel's columns first, then its copy to the host, then the rest,
+    // which the engine runs while the host factors that panel.
+    const std::int64_t jbn = next < mn ? std::min(nb, mn - next) : 0;
+    if (jbn > 0) {
+      e.gemm(Op::N, Op::N, below, jbn, jb, kMinusOne, sub(a, next, j, t), sub(a, j, next, t), kOne, sub(a, next, next, t));
+      e.to_host(below, jbn, sub(a, next, next, t), panel.get(), below);
+    }
+    if (right > jbn)
+      e.gemm(Op::N, Op::N, below, right - jbn, jb, kMinusOne, sub(a, next, j, t), sub(a, j, next + jbn, t), kOne,
+             sub(a, next, next + jbn, t));
+    wait();
+  }
+  e.wait_host();
+  return info;
+}
+
+}  // namespace ptxblas::blas3
