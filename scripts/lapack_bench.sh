@@ -12,7 +12,8 @@
 #     the carried Debian one.
 # Writes testing/reports/h100-lapack.csv, one row per routine, size and CPU run compared with:
 #   routine,type,n,ptxblas_seconds,cpu_blas_seconds,cpu_blas
-# Fails when no BLAS3 call of the ptxblas run reached ptxblas (GPU or forwarded).
+# Fails when no call of the ptxblas run reached ptxblas (GPU or forwarded). Since ptxblas serves
+# ?potrf_ and ?getrf_ whole (shim/fortran_lapack.cpp), a large factorization is one GPU call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${LAPACK_SIZES:-"64 8192 16384"}
@@ -27,8 +28,13 @@ cpu=${system:-$carried}  # the CPU BLAS of the ptxblas run and of the reference-
 mkdir -p "$work/blas" && ln -s "$(dirname "$cpu")/libblas.so.3" "$work/blas/libblas.so.3"
 
 if [ -z "$system" ]; then printf '[cpu]\nblas = "%s"\n' "$carried" >"$work/ptxblas.toml"; else : >"$work/ptxblas.toml"; fi
-PTXBLAS_CONFIG=$work/ptxblas.toml LD_LIBRARY_PATH=$reflapack LD_PRELOAD=$PWD/build/bin/libptxblas.so \
-  build/bin/ptxblas-lapack-bench $sizes | tee "$work/ptxblas.txt"
+# Twice: the first process on a fresh machine also compiles every kernel the factorizations use
+# into ptxblas's disk cache (kept as ptxblas-cold.txt); the second is what every later process sees.
+for run in cold ptxblas; do
+  echo "# ptxblas run: $run"
+  PTXBLAS_CONFIG=$work/ptxblas.toml LD_LIBRARY_PATH=$reflapack LD_PRELOAD=$PWD/build/bin/libptxblas.so \
+    build/bin/ptxblas-lapack-bench $sizes | tee "$work/$run.txt"
+done
 awk '!/^#/ && $6 + $7 <= 0 {print "lapack_bench: " $1 " n=" $3 ": no call reached ptxblas"; bad = 1}
      END {exit bad}' "$work/ptxblas.txt"
 
@@ -52,5 +58,5 @@ compare reference-lapack "reference-lapack+$(label "$work/cpu-label.txt")-blas" 
 [ -n "$system" ] && compare system "$(label "$work/cpu-label.txt")-lapack" LD_PRELOAD="$system"
 compare carried "carried-$(label <(LD_PRELOAD=$carried build/bin/ptxblas-lapack-bench 64))-lapack" LD_PRELOAD="$carried"
 cat "$out"
-[ -n "${OUT:-}" ] && cp "$out" "$work"/*.txt "$OUT/"
+[ -n "${OUT:-}" ] && cp "$out" "$work"/cold.txt "$work"/ptxblas.txt "$OUT/"
 true
