@@ -98,7 +98,8 @@ class Engine {
   // For the factorizations, whose panels the host's LAPACK factors (factorizations.hpp); engines
   // without them throw EngineError.
   // The interchanges of LAPACK's laswp (increment 1) on the n columns of a: for r = 0 .. count - 1
-  // in turn, rows r and pivots[r] (0-based, relative to a's first row, >= r) are swapped.
+  // in turn, rows r and pivots[r] (0-based, relative to a's first row, >= r) are swapped. pivots:
+  // host memory (best from host_buffer), unchanged until the next wait_host().
   virtual void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count);
   // Host memory for panels: page-locked where the engine can (copies then overlap its steps).
   virtual void* host_buffer(std::size_t bytes);

@@ -35,6 +35,21 @@ auto timed(double& total, F&& f) {
   return r;
 }
 
+// A factorization's FactorTimes (the caller's, or its own), total_seconds set on every way out.
+class Clock {
+ public:
+  explicit Clock(FactorTimes* times) : tm_(times ? *times : own_), t0_(std::chrono::steady_clock::now()) {}
+  ~Clock() { tm_.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+  Clock(const Clock&) = delete;
+  Clock& operator=(const Clock&) = delete;
+  FactorTimes& times() { return tm_; }
+
+ private:
+  FactorTimes own_;
+  FactorTimes& tm_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
 std::size_t bytes_of(Engine& e, std::int64_t rows, std::int64_t cols) {
   return static_cast<std::size_t>(rows * cols) * static_cast<std::size_t>(gen::storage_bytes(e.data()));
 }
@@ -44,8 +59,8 @@ std::size_t bytes_of(Engine& e, std::int64_t rows, std::int64_t cols) {
 int potrf(Engine& e, const HostFactor& host, Uplo uplo, std::int64_t n, MatView a, std::int64_t nb,
           FactorTimes* times) {
   if (n == 0) return 0;
-  FactorTimes own;
-  FactorTimes& tm = times ? *times : own;
+  Clock clock(times);
+  FactorTimes& tm = clock.times();
   auto wait = [&] { timed(tm.wait_seconds, [&] { return e.wait_host(), 0; }); };
   const DataType t = e.data();
   const bool herm = gen::is_complex(t);
@@ -92,15 +107,17 @@ int getrf(Engine& e, const HostFactor& host, std::int64_t m, std::int64_t n, Mat
           FactorTimes* times) {
   const std::int64_t mn = std::min(m, n);
   if (mn == 0) return 0;
-  FactorTimes own;
-  FactorTimes& tm = times ? *times : own;
+  Clock clock(times);
+  FactorTimes& tm = clock.times();
   auto wait = [&] { timed(tm.wait_seconds, [&] { return e.wait_host(), 0; }); };
   const DataType t = e.data();
   nb = std::clamp<std::int64_t>(nb, 1, mn);
   e.set_quick_plans(true);
   HostBuffer panel(e, bytes_of(e, m, nb));
-  // Each panel's pivots, relative to its first row, kept until the engine has read them.
-  std::vector<std::vector<std::int32_t>> pivots;
+  // Every panel's pivots, relative to its first row, in page-locked memory (from pageable memory
+  // the driver may wait for the stream before copying) kept until the engine has read them.
+  HostBuffer pivot_buffer(e, static_cast<std::size_t>(mn) * sizeof(std::int32_t));
+  auto* pivots = static_cast<std::int32_t*>(pivot_buffer.get());
   std::vector<int> local(static_cast<std::size_t>(nb));
   int info = 0;
   e.to_host(m, std::min(nb, mn), a, panel.get(), m);
@@ -110,15 +127,15 @@ int getrf(Engine& e, const HostFactor& host, std::int64_t m, std::int64_t n, Mat
     const int pinfo = timed(tm.host_seconds, [&] { return host.getrf(rows, jb, panel.get(), rows, local.data()); });
     ++tm.panels;
     if (pinfo > 0 && info == 0) info = pinfo + static_cast<int>(j);
-    std::vector<std::int32_t>& piv = pivots.emplace_back(static_cast<std::size_t>(jb));
+    std::int32_t* piv = pivots + j;
     for (std::int64_t i = 0; i < jb; ++i) {
       ipiv[j + i] = local[static_cast<std::size_t>(i)] + static_cast<int>(j);
-      piv[static_cast<std::size_t>(i)] = local[static_cast<std::size_t>(i)] - 1;
+      piv[i] = local[static_cast<std::size_t>(i)] - 1;
     }
     e.from_host(rows, jb, panel.get(), rows, sub(a, j, j, t));
-    e.swap_rows(j, sub(a, j, 0, t), piv.data(), jb);  // the columns before the panel
+    e.swap_rows(j, sub(a, j, 0, t), piv, jb);  // the columns before the panel
     if (right == 0) continue;
-    e.swap_rows(right, sub(a, j, j + jb, t), piv.data(), jb);
+    e.swap_rows(right, sub(a, j, j + jb, t), piv, jb);
     trsm(e, Side::Left, Uplo::Lower, Op::N, Diag::Unit, jb, right, kOne, sub(a, j, j, t), sub(a, j, j + jb, t));
     const std::int64_t next = j + jb, below = m - next;
     if (below == 0) continue;

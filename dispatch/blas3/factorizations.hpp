@@ -19,10 +19,11 @@ struct HostFactor {
   std::function<int(std::int64_t m, std::int64_t n, void* a, std::int64_t ld, int* ipiv)> getrf;
 };
 
-// Where a factorization's time went on the host (for the log line): in the host LAPACK's panel
-// steps, and waiting for the engine (its copies and the steps before them).
+// Where a factorization's time went on the host (for the log line): in all, in the host LAPACK's
+// panel steps, and waiting for the engine (its copies and the steps before them); the rest went
+// to issuing the engine's steps.
 struct FactorTimes {
-  double host_seconds = 0, wait_seconds = 0;
+  double total_seconds = 0, host_seconds = 0, wait_seconds = 0;
   int panels = 0;
 };
 
