@@ -32,9 +32,9 @@ bool log_enabled() {
   return on;
 }
 
-void record_quick_forward() noexcept {
+void record_quick_forward(const char* what) noexcept {
   g_forwarded.fetch_add(1, std::memory_order_relaxed);
-  t_quick = "forwarded: CPU BLAS (below the offload threshold)";
+  t_quick = what;
 }
 
 void record_served(const CallShape& s, const std::string& kernel) {

@@ -16,7 +16,8 @@ void record_forwarded(const CallShape& s, const std::string& reason);
 void record_error(const CallShape& s, const std::string& what);
 // A host call sent straight to the CPU BLAS (below its offload threshold): counted, and the
 // thread's last call set without building a string.
-void record_quick_forward() noexcept;
+// what: a string literal.
+void record_quick_forward(const char* what = "forwarded: CPU BLAS (below the offload threshold)") noexcept;
 
 // PTXBLAS_LOG=1, or log.level = "info" in ptxblas.toml: one line per call on stderr.
 bool log_enabled();

@@ -51,6 +51,7 @@ struct Lapack {
   // Whole calls on the CPU: the program's LAPACK; panels: the CPU BLAS library's first.
   HostRoutine potrf_call{potrf_symbol, false}, getrf_call{getrf_symbol, false};
   HostRoutine potrf_panel{potrf_symbol, true}, getrf_panel{getrf_symbol, true};
+  QuickCpu potrf_quick, getrf_quick;  // small calls straight to the program's LAPACK
   PotrfFn potrf() { return reinterpret_cast<PotrfFn>(potrf_call.get()); }
   GetrfFn getrf() { return reinterpret_cast<GetrfFn>(getrf_call.get()); }
 
@@ -110,12 +111,17 @@ void potrf(fchar uplo, fint n, T* a, fint lda, int* info) {
   if (*n == 0) return;
   const bool lower = lsame(*uplo, 'L');
   const PotrfFn fn = lp.potrf();
+  const double flops = cplx_factor(FT<T>::data) * *n * double(*n) * *n / 3;
+  if (void* f = quick_cpu(lp.potrf_quick, "potrf", lp.potrf_symbol.c_str(), flops, reinterpret_cast<void*>(fn))) {
+    reinterpret_cast<PotrfFn>(f)(uplo, n, a, lda, info, 1);
+    return;
+  }
   dispatch::HostOperand op{a, *n, *n, *lda, true, lower ? 'L' : 'U'};
   HostCall call{{lp.potrf_symbol.c_str(), flags({*uplo}), *n, *n, 0},
                 "potrf",
                 lp.potrf_symbol.c_str(),
                 FT<T>::data,
-                cplx_factor(FT<T>::data) * *n * double(*n) * *n / 3,
+                flops,
                 {op},
                 reinterpret_cast<void*>(fn),
                 steps_of(*n)};
@@ -148,11 +154,16 @@ void getrf(fint m, fint n, T* a, fint lda, int* ipiv, int* info) {
   if (*m == 0 || *n == 0) return;
   const double mn = std::min(*m, *n), mx = std::max(*m, *n);
   const GetrfFn fn = lp.getrf();
+  const double flops = cplx_factor(FT<T>::data) * (mx * mn * mn - mn * mn * mn / 3);
+  if (void* f = quick_cpu(lp.getrf_quick, "getrf", lp.getrf_symbol.c_str(), flops, reinterpret_cast<void*>(fn))) {
+    reinterpret_cast<GetrfFn>(f)(m, n, a, lda, ipiv, info);
+    return;
+  }
   HostCall call{{lp.getrf_symbol.c_str(), "", *m, *n, 0},
                 "getrf",
                 lp.getrf_symbol.c_str(),
                 FT<T>::data,
-                cplx_factor(FT<T>::data) * (mx * mn * mn - mn * mn * mn / 3),
+                flops,
                 {dispatch::HostOperand{a, *m, *n, *lda, true}},
                 reinterpret_cast<void*>(fn),
                 steps_of(static_cast<std::int64_t>(mn))};

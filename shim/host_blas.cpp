@@ -71,7 +71,7 @@ void report_bad_argument(const char* name, int info) noexcept {
                static_cast<int>(std::strcspn(name, " ")), name, info);
 }
 
-void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops) noexcept {
+void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops, void* routine) noexcept {
   try {
     if (log_enabled()) return nullptr;
     const host::OffloadRule* rule = q.rule.load(std::memory_order_acquire);
@@ -82,14 +82,15 @@ void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flop
     const bool cpu = CpuOnlyScope::active() || rule->mode == host::OffloadRule::Mode::Never ||
                      (rule->mode == host::OffloadRule::Mode::Threshold && flops < rule->min_flops);
     if (!cpu) return nullptr;
-    void* fn = q.fn.load(std::memory_order_acquire);
+    void* fn = routine ? routine : q.fn.load(std::memory_order_acquire);
     if (!fn) {
       std::string why;
       const host::CpuBlas* blas = host::CpuBlas::get(why);
       if (!blas || !(fn = blas->symbol(symbol))) return nullptr;
       q.fn.store(fn, std::memory_order_release);
     }
-    record_quick_forward();
+    record_quick_forward(routine ? "forwarded: host LAPACK (below the offload threshold)"
+                                 : "forwarded: CPU BLAS (below the offload threshold)");
     return fn;
   } catch (...) {
     return nullptr;

@@ -50,7 +50,9 @@ struct QuickCpu {
 // rule is "never", or a threshold above flops) and no log line is wanted, the call then counted
 // as forwarded; else nullptr, and the call takes run_host. Reference LAPACK makes ~2 such calls
 // per column at small n, where the full path's ~0.5 us a call would double OpenBLAS's time.
-void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops) noexcept;
+// routine: the CPU function to return instead of the CPU BLAS's `symbol` (a LAPACK routine: the
+// program's own).
+void* quick_cpu(QuickCpu& q, const char* family, const char* symbol, double flops, void* routine = nullptr) noexcept;
 
 // cpu(fn): call the CPU BLAS function fn. body(engine, views): the routine on an engine, with
 // `operands` as views (device copies on the GPU, the host matrices on the CPU engine).
