@@ -9,32 +9,17 @@
 #include <random>
 #include <vector>
 
+#include "blas3_testing.hpp"
 #include "builtin_lapack.hpp"
-#include "cpu_engine.hpp"
 #include "factorizations.hpp"
 
 namespace {
 
 using namespace ptxblas::blas3;
+using blas3test::data_type;
+using blas3test::random_value;
 using ptxblas::host::builtin_getrf;
 using ptxblas::host::builtin_potrf;
-
-template <class T>
-DataType data_type() {
-  if constexpr (std::is_same_v<T, float>) return DataType::F32;
-  if constexpr (std::is_same_v<T, double>) return DataType::F64;
-  if constexpr (std::is_same_v<T, std::complex<float>>) return DataType::C32;
-  return DataType::C64;
-}
-
-template <class T>
-T random_value(std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  if constexpr (std::is_arithmetic_v<T>)
-    return static_cast<T>(u(rng));
-  else
-    return T(static_cast<typename T::value_type>(u(rng)), static_cast<typename T::value_type>(u(rng)));
-}
 
 template <class T>
 HostFactor builtin_host() {
