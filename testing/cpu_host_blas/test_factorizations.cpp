@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blas3_testing.hpp"
 #include "builtin_lapack.hpp"
 #include "library.hpp"
 #include "reference_lapack.hpp"
@@ -18,14 +19,8 @@ using cd = std::complex<double>;
 
 template <class T>
 std::vector<T> random_matrix(int rows, int cols, std::mt19937_64& g) {
-  std::uniform_real_distribution<double> u(-1, 1);
   std::vector<T> v(static_cast<std::size_t>(rows) * cols);
-  for (T& x : v) {
-    if constexpr (std::is_same_v<T, double>)
-      x = u(g);
-    else
-      x = T(u(g), u(g));
-  }
+  for (T& x : v) x = blas3test::random_value<T>(g);
   return v;
 }
 
@@ -36,11 +31,7 @@ std::vector<T> spd(int n, std::mt19937_64& g) {
   std::vector<T> s(a.size());
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
-      T t = a[i + j * n];
-      if constexpr (std::is_same_v<T, double>)
-        t += a[j + i * n];
-      else
-        t += std::conj(a[j + i * n]);
+      const T t = a[i + j * n] + ptxblas::host::conj_value(a[j + i * n]);
       s[i + j * n] = i == j ? t + T(2.0 * n) : t;
     }
   return s;
