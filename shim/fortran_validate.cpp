@@ -1,7 +1,6 @@
 #include "fortran_validate.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace ptxblas::shim {
 namespace {
@@ -12,10 +11,6 @@ bool is_uplo(char c) { return lsame(c, 'U') || lsame(c, 'L'); }
 bool is_side(char c) { return lsame(c, 'L') || lsame(c, 'R'); }
 
 }  // namespace
-
-bool lsame(char a, char b) {
-  return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
-}
 
 int gemm_info(char transa, char transb, int m, int n, int k, int lda, int ldb, int ldc) {
   const int nrowa = lsame(transa, 'N') ? m : k, nrowb = lsame(transb, 'N') ? k : n;
