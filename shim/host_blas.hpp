@@ -25,7 +25,7 @@ struct HostCall {
   std::vector<dispatch::HostOperand> operands;  // the matrices the body reads and writes
   void* cpu_fn = nullptr;  // the CPU routine, when not the CPU BLAS's `fortran` (LAPACK's)
   int gpu_steps = 1;       // host round trips of the GPU side, for the policy
-  std::function<std::string()> gpu_note;  // appended to an offloaded call's log line
+  std::function<std::string()> gpu_note = nullptr;  // appended to an offloaded call's log line
 };
 
 // While one lives on a thread, that thread's host BLAS calls stay on the CPU: the host LAPACK
