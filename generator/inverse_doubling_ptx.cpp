@@ -242,15 +242,10 @@ GeneratedKernel generate_inverse_doubling(DataType data, bool lower, int half, i
   e.label("L_done");
   e.ins("ret");
 
-  GeneratedKernel k;
-  k.name = doubling_name(data, lower, half);
-  k.ptx = header(k.name, sm);
-  k.ptx += ".extern .shared .align 16 .b8 smem[];\n\n";
-  k.ptx += ".visible .entry " + k.name + "(\n";
-  k.ptx += "  .param .u64 p_a, .param .s64 p_lda, .param .u64 p_half, .param .s64 p_ldh,\n";
-  k.ptx += "  .param .u64 p_dst, .param .s64 p_ldd, .param .s32 p_n)\n";
-  k.ptx += ".maxntid " + num(kThreads) + ", 1, 1\n{\n" + e.finish() + "}\n";
-  k.resources.threads = kThreads;
+  GeneratedKernel k = helper_kernel(doubling_name(data, lower, half), sm,
+                                    ".param .u64 p_a, .param .s64 p_lda, .param .u64 p_half, .param .s64 p_ldh,\n"
+                                    "  .param .u64 p_dst, .param .s64 p_ldd, .param .s32 p_n",
+                                    kThreads, e, ".extern .shared .align 16 .b8 smem[];\n\n");
   k.dynamic_smem = doubling_smem_bytes(data, half);
   return k;
 }

@@ -129,15 +129,10 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& requested, int sm) {
   e.ins("add.s32 %j, %j, %jstep");
   e.ins("bra L_column");
 
-  GeneratedKernel k;
-  k.name = helper_name(h);
-  k.ptx = header(k.name, sm);
-  k.ptx += ".visible .entry " + k.name + "(\n";
-  k.ptx += "  .param .u64 p_src, .param .s64 p_lds, .param .u64 p_dst, .param .s64 p_ldd,\n";
-  k.ptx += "  .param .s32 p_m, .param .s32 p_n, .param ." + t.ct + " p_s_re, .param ." + t.ct + " p_s_im)\n";
-  k.ptx += ".maxntid " + num(kHelperThreads) + ", 1, 1\n{\n" + e.finish() + "}\n";
-  k.resources.threads = kHelperThreads;
-  return k;
+  return helper_kernel(helper_name(h), sm,
+                       ".param .u64 p_src, .param .s64 p_lds, .param .u64 p_dst, .param .s64 p_ldd,\n"
+                       "  .param .s32 p_m, .param .s32 p_n, .param ." + t.ct + " p_s_re, .param ." + t.ct + " p_s_im",
+                       kHelperThreads, e);
 }
 
 int inverse_smem_bytes(DataType data, int width) {
@@ -367,15 +362,10 @@ GeneratedKernel generate_triangular_inverse(DataType data, bool lower, bool unit
   e.label("L_done");
   e.ins("ret");
 
-  GeneratedKernel k;
-  k.name = inverse_name(data, lower, unit, width);
-  k.ptx = header(k.name, sm);
-  k.ptx += ".extern .shared .align 16 .b8 smem[];\n\n";
-  k.ptx += ".visible .entry " + k.name + "(\n";
-  k.ptx += "  .param .u64 p_src, .param .s64 p_lds, .param .u64 p_dst, .param .s64 p_ldd, .param .s32 p_n)\n";
-  k.ptx += ".maxntid " + num(width) + ", 1, 1\n{\n";
-  k.ptx += e.finish() + "}\n";
-  k.resources.threads = width;
+  GeneratedKernel k = helper_kernel(inverse_name(data, lower, unit, width), sm,
+                                    ".param .u64 p_src, .param .s64 p_lds, .param .u64 p_dst, .param .s64 p_ldd, "
+                                    ".param .s32 p_n",
+                                    width, e, ".extern .shared .align 16 .b8 smem[];\n\n");
   k.dynamic_smem = inverse_smem_bytes(data, width);
   return k;
 }

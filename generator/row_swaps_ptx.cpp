@@ -26,10 +26,12 @@ GeneratedKernel generate_row_swaps(DataType data, int sm) {
   const std::string x = e.r(bits, "x"), y = e.r(bits, "y");
   const std::string x2 = pair ? e.r(bits, "x2") : "", y2 = pair ? e.r(bits, "y2") : "";
   auto load = [&](const std::string& v, const std::string& v2, const std::string& addr) {
-    e.ins(pair ? "ld.global.v2.b64 {" + v + ", " + v2 + "}, [" + addr + "]" : "ld.global." + bits + " " + v + ", [" + addr + "]");
+    e.ins(pair ? "ld.global.v2.b64 {" + v + ", " + v2 + "}, [" + addr + "]"
+               : "ld.global." + bits + " " + v + ", [" + addr + "]");
   };
   auto store = [&](const std::string& addr, const std::string& v, const std::string& v2) {
-    e.ins(pair ? "st.global.v2.b64 [" + addr + "], {" + v + ", " + v2 + "}" : "st.global." + bits + " [" + addr + "], " + v);
+    e.ins(pair ? "st.global.v2.b64 [" + addr + "], {" + v + ", " + v2 + "}"
+               : "st.global." + bits + " [" + addr + "], " + v);
   };
   e.ins("ld.param.u64 " + e.r("u64", "a") + ", [p_a]");
   e.ins("cvta.to.global.u64 %a, %a");
@@ -68,14 +70,9 @@ GeneratedKernel generate_row_swaps(DataType data, int sm) {
   e.ins("add.u64 %piv_at, %piv_at, 4");
   e.ins("bra L_pivot");
 
-  GeneratedKernel k;
-  k.name = row_swaps_name(data);
-  k.ptx = header(k.name, sm);
-  k.ptx += ".visible .entry " + k.name + "(\n";
-  k.ptx += "  .param .u64 p_a, .param .s64 p_lda, .param .u64 p_piv, .param .s32 p_n, .param .s32 p_count)\n";
-  k.ptx += ".maxntid " + num(kRowSwapThreads) + ", 1, 1\n{\n" + e.finish() + "}\n";
-  k.resources.threads = kRowSwapThreads;
-  return k;
+  return helper_kernel(row_swaps_name(data), sm,
+                       ".param .u64 p_a, .param .s64 p_lda, .param .u64 p_piv, .param .s32 p_n, .param .s32 p_count",
+                       kRowSwapThreads, e);
 }
 
 }  // namespace ptxblas::gen
