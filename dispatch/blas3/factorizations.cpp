@@ -69,35 +69,32 @@ int potrf(Engine& e, const HostFactor& host, Uplo uplo, std::int64_t n, MatView 
   nb = std::clamp<std::int64_t>(nb, 1, n);
   e.set_quick_plans(true);  // every step's shape is new (perf notes §72)
   HostBuffer diag(e, bytes_of(e, nb, nb));
+  // Upper is lower transposed: at(r, c) is block (r, c) of the lower form, the GEMM and TRSM
+  // shapes swap their dimensions and operands, the transposes move to the other side.
+  auto at = [&](std::int64_t r, std::int64_t c) { return lower ? sub(a, r, c, t) : sub(a, c, r, t); };
+  const Op first = lower ? Op::N : h, second = lower ? h : Op::N;
   for (std::int64_t j = 0; j < n; j += nb) {
     const std::int64_t jb = std::min(nb, n - j), rest = n - j - jb;
     // The diagonal block, updated by the columns (rows) before it, goes to the host; meanwhile
-    // the GEMM updates the panel beside it.
-    if (lower) {
-      if (j > 0) e.gemm_triangle(uplo, herm, Op::N, h, jb, j, kMinusOne, sub(a, j, 0, t), sub(a, j, 0, t), kOne, sub(a, j, j, t));
-      e.to_host(jb, jb, sub(a, j, j, t), diag.get(), jb);
-      if (j > 0 && rest > 0)
-        e.gemm(Op::N, h, rest, jb, j, kMinusOne, sub(a, j + jb, 0, t), sub(a, j, 0, t), kOne, sub(a, j + jb, j, t));
-    } else {
-      if (j > 0) e.gemm_triangle(uplo, herm, h, Op::N, jb, j, kMinusOne, sub(a, 0, j, t), sub(a, 0, j, t), kOne, sub(a, j, j, t));
-      e.to_host(jb, jb, sub(a, j, j, t), diag.get(), jb);
-      if (j > 0 && rest > 0)
-        e.gemm(h, Op::N, jb, rest, j, kMinusOne, sub(a, 0, j, t), sub(a, 0, j + jb, t), kOne, sub(a, j, j + jb, t));
+    // the GEMM updates the panel below (beside) it.
+    if (j > 0) e.gemm_triangle(uplo, herm, first, second, jb, j, kMinusOne, at(j, 0), at(j, 0), kOne, at(j, j));
+    e.to_host(jb, jb, at(j, j), diag.get(), jb);
+    if (j > 0 && rest > 0) {
+      const MatView panel = at(j + jb, 0), row = at(j, 0);
+      e.gemm(first, second, lower ? rest : jb, lower ? jb : rest, j, kMinusOne, lower ? panel : row,
+             lower ? row : panel, kOne, at(j + jb, j));
     }
     wait();
     const int info = timed(tm.host_seconds, [&] { return host.potrf(uplo, jb, diag.get(), jb); });
     ++tm.panels;
-    e.from_host(jb, jb, diag.get(), jb, sub(a, j, j, t));  // on failure too: LAPACK leaves it so
+    e.from_host(jb, jb, diag.get(), jb, at(j, j));  // on failure too: LAPACK leaves it so
     if (info != 0) {
       e.wait_host();
       return static_cast<int>(j) + info;
     }
-    if (rest > 0) {
-      if (lower)
-        trsm(e, Side::Right, uplo, h, Diag::NonUnit, rest, jb, kOne, sub(a, j, j, t), sub(a, j + jb, j, t));
-      else
-        trsm(e, Side::Left, uplo, h, Diag::NonUnit, jb, rest, kOne, sub(a, j, j, t), sub(a, j, j + jb, t));
-    }
+    if (rest > 0)
+      trsm(e, lower ? Side::Right : Side::Left, uplo, h, Diag::NonUnit, lower ? rest : jb, lower ? jb : rest, kOne,
+           at(j, j), at(j + jb, j));
   }
   e.wait_host();
   return 0;
@@ -142,12 +139,13 @@ int getrf(Engine& e, const HostFactor& host, std::int64_t m, std::int64_t n, Mat
     // Look-ahead: the next panel's columns first, then its copy to the host, then the rest,
     // which the engine runs while the host factors that panel.
     const std::int64_t jbn = next < mn ? std::min(nb, mn - next) : 0;
+    const MatView l21 = sub(a, next, j, t);  // the panel's L below its diagonal block
     if (jbn > 0) {
-      e.gemm(Op::N, Op::N, below, jbn, jb, kMinusOne, sub(a, next, j, t), sub(a, j, next, t), kOne, sub(a, next, next, t));
+      e.gemm(Op::N, Op::N, below, jbn, jb, kMinusOne, l21, sub(a, j, next, t), kOne, sub(a, next, next, t));
       e.to_host(below, jbn, sub(a, next, next, t), panel.get(), below);
     }
     if (right > jbn)
-      e.gemm(Op::N, Op::N, below, right - jbn, jb, kMinusOne, sub(a, next, j, t), sub(a, j, next + jbn, t), kOne,
+      e.gemm(Op::N, Op::N, below, right - jbn, jb, kMinusOne, l21, sub(a, j, next + jbn, t), kOne,
              sub(a, next, next + jbn, t));
     wait();
   }
