@@ -47,6 +47,16 @@ class HelperEmitter {
   const TypeInfo& type() const { return t_; }
   std::string finish() const { return w_.finish(); }
 
+  // %<name> = %ctaid.x * threads + %tid.x (s32), one element a thread; threads past `bound`
+  // (an s32 register) return. Declares %thr, %bx and the predicate %p_out.
+  void global_index(const std::string& name, int threads, const std::string& bound) {
+    ins("mov.u32 " + r("u32", "thr") + ", %tid.x");
+    ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
+    ins("mad.lo.s32 " + r("s32", name) + ", %bx, " + std::to_string(threads) + ", %thr");
+    ins("setp.ge.s32 " + r("pred", "p_out") + ", %" + name + ", " + bound);
+    ins("@%p_out ret");
+  }
+
   Value value(const std::string& name) { return {ct(name + "_r"), t_.cplx ? ct(name + "_i") : ""}; }
 
   // %<name> = base + (row + col * ld) * es (row, col: s32 registers; ld: s64 register).

@@ -114,11 +114,7 @@ GeneratedKernel generate_matrix_helper(const MatrixHelper& requested, int sm) {
     e.ins("ld.param." + t.ct + " " + e.ct("s_im") + ", [p_s_im]");
     e.ins("setp.eq.and." + t.ct + " %p_s_zero, %s_im, " + t.zero + ", %p_s_zero");
   }
-  e.ins("mov.u32 " + e.r("u32", "thr") + ", %tid.x");
-  e.ins("mov.u32 " + e.r("u32", "bx") + ", %ctaid.x");
-  e.ins("mad.lo.s32 " + e.r("s32", "i") + ", %bx, " + num(kHelperThreads) + ", %thr");
-  e.ins("setp.ge.s32 " + e.r("pred", "p_out") + ", %i, %m");
-  e.ins("@%p_out ret");
+  e.global_index("i", kHelperThreads, "%m");  // one row a thread
   e.ins("mov.u32 " + e.r("s32", "j") + ", %ctaid.y");
   e.ins("mov.u32 " + e.r("s32", "jstep") + ", %nctaid.y");
   e.label("L_column");

@@ -40,11 +40,7 @@ GeneratedKernel generate_row_swaps(DataType data, int sm) {
   e.ins("cvta.to.global.u64 %piv, %piv");
   e.ins("ld.param.s32 " + e.r("s32", "n") + ", [p_n]");
   e.ins("ld.param.s32 " + e.r("s32", "count") + ", [p_count]");
-  e.ins("mov.u32 " + e.r("u32", "thr") + ", %tid.x");
-  e.ins("mov.u32 " + e.r("u32", "bx") + ", %ctaid.x");
-  e.ins("mad.lo.s32 " + e.r("s32", "j") + ", %bx, " + num(kRowSwapThreads) + ", %thr");
-  e.ins("setp.ge.s32 " + e.r("pred", "p_out") + ", %j, %n");
-  e.ins("@%p_out ret");
+  e.global_index("j", kRowSwapThreads, "%n");  // one column a thread
   // %col: column j's first element; %row_at walks rows 0, 1, ... of it, %piv_at the pivot list.
   e.ins("cvt.s64.s32 " + e.r("s64", "j64") + ", %j");
   e.ins("mul.lo.s64 %j64, %j64, %lda");
