@@ -3,8 +3,9 @@
 // such call would cross PCIe with its operands (perf notes §13); here a large factorization is
 // one offloaded call: the matrix goes to the device once, the GEMM-shaped steps run there, and
 // only the panels visit the host's own LAPACK (dispatch/blas3/factorizations.hpp). Small ones, or
-// with no GPU, go to that LAPACK whole: the process's next ?potrf_ / ?getrf_, else the CPU BLAS
-// library's, else built-in loops.
+// with no GPU, go to a host LAPACK whole: the CPU BLAS library's (what that library alone would
+// run; OpenBLAS carries one), else the process's next ?potrf_ / ?getrf_ (lapack.cpu_calls =
+// "program" puts it first), else built-in loops.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -27,14 +28,16 @@ std::int64_t panel() { return host::config().lapack_panel; }
 using PotrfFn = void (*)(fchar, fint, void*, fint, int*, flen);
 using GetrfFn = void (*)(fint, fint, void*, fint, int*, int*);
 
-// A host LAPACK routine (cpu_blas_first as in host_lapack_symbol), looked up once.
+// A host LAPACK routine, looked up once: for a panel the CPU BLAS library's first, for a whole
+// call too unless ptxblas.toml's lapack.cpu_calls says "program" (host_lapack_symbol).
 struct HostRoutine {
   std::string symbol;
-  bool cpu_blas_first;
+  bool panel;
   std::atomic<void*> fn{nullptr};
   std::atomic<bool> looked{false};
   void* get() {
     if (!looked.load(std::memory_order_acquire)) {
+      const bool cpu_blas_first = panel || !host::config().lapack_program_first;
       fn.store(host::host_lapack_symbol(symbol.c_str(), cpu_blas_first), std::memory_order_release);
       looked.store(true, std::memory_order_release);
     }
@@ -48,13 +51,14 @@ struct Lapack {
   static std::string xerbla(const char* r) { return std::string(1, static_cast<char>(FT<T>::p - 32)) + r; }
   std::string potrf_symbol = symbol("potrf"), getrf_symbol = symbol("getrf");
   std::string potrf_name = xerbla("POTRF"), getrf_name = xerbla("GETRF");
-  // Whole calls on the CPU: the program's LAPACK; panels: the CPU BLAS library's first. LU panels
-  // prefer the recursive ?getrf2_ (LAPACK >= 3.6): on the H100 machine's 16 cores it factors
-  // 16384 x 256 in 9.7-11.4 ms where OpenBLAS 0.3.26's own dgetrf takes 13.4 (perf notes §73).
+  // Whole calls on the CPU: the CPU BLAS library's LAPACK first, as the panels (a small dgetrf on
+  // OpenBLAS's own: 26 us at n = 64 against 40 for the reference LAPACK's 127 BLAS calls, §75).
+  // LU panels prefer the recursive ?getrf2_ (LAPACK >= 3.6): on the H100 machine's 16 cores it
+  // factors 16384 x 256 in 9.7-11.4 ms where OpenBLAS 0.3.26's own dgetrf takes 13.4 (§73).
   HostRoutine potrf_call{potrf_symbol, false}, getrf_call{getrf_symbol, false};
   HostRoutine potrf_panel{potrf_symbol, true}, getrf_panel{getrf_symbol, true};
   HostRoutine getrf2_panel{symbol("getrf2"), true};
-  QuickCpu potrf_quick, getrf_quick;  // small calls straight to the program's LAPACK
+  QuickCpu potrf_quick, getrf_quick;  // small calls straight to the host LAPACK
   PotrfFn potrf() { return reinterpret_cast<PotrfFn>(potrf_call.get()); }
   GetrfFn getrf() { return reinterpret_cast<GetrfFn>(getrf_call.get()); }
 

@@ -1,5 +1,7 @@
 #include "host_blas.hpp"
 
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +26,12 @@ double bytes_of(const HostCall& call) {
   return b;
 }
 
+// The shared object that defines `fn` (which LAPACK a whole factorization ran on, for the log).
+std::string library_of(void* fn) {
+  Dl_info info{};
+  return dladdr(fn, &info) && info.dli_fname ? info.dli_fname : "(unknown library)";
+}
+
 // On the CPU: the CPU BLAS, else the adaptor on the CPU engine. `note`: why not on the GPU.
 void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, const dispatch::HostBody& body,
                 const std::string& note) {
@@ -36,7 +44,7 @@ void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, con
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       char took[32];
       std::snprintf(took, sizeof took, "; %.3f ms", ms);
-      record_forwarded(call.shape, (blas ? "CPU BLAS " + blas->path() : std::string("host LAPACK")) + " (" + note + took + ")");
+      record_forwarded(call.shape, (blas ? "CPU BLAS " + blas->path() : "host LAPACK " + library_of(fn)) + " (" + note + took + ")");
       return;
     }
     why = blas->path() + " lacks " + call.fortran;

@@ -102,13 +102,19 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
                        std::to_string(kMaxBenchmarkTopK) + "; using 0");
   }
   if (const toml::table* lapack = t["lapack"].as_table()) {
-    unknown_keys(*lapack, {"panel"}, "lapack.", source, errors);
+    unknown_keys(*lapack, {"panel", "cpu_calls"}, "lapack.", source, errors);
     std::int64_t panel = c.lapack_panel;
     read_value(*lapack, "panel", panel, source, errors);
     if (panel >= 32 && panel <= 1024)
       c.lapack_panel = panel;
     else if (const toml::node* n = lapack->get("panel"))
       errors.push_back(where(source, *n) + ": 'lapack.panel' must be 32 to 1024; using 256");
+    std::string calls = c.lapack_program_first ? "program" : "cpu-blas";
+    read_value(*lapack, "cpu_calls", calls, source, errors);
+    if (calls == "program" || calls == "cpu-blas")
+      c.lapack_program_first = calls == "program";
+    else if (const toml::node* n = lapack->get("cpu_calls"))
+      errors.push_back(where(source, *n) + ": 'lapack.cpu_calls' must be \"cpu-blas\" or \"program\"; using \"cpu-blas\"");
   }
   if (const toml::table* paths = t["paths"].as_table()) {
     unknown_keys(*paths, {"models", "cache"}, "paths.", source, errors);

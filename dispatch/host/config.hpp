@@ -29,6 +29,8 @@ struct Config {
   int benchmark_top_k = 0;                   // first sight of a shape: time the model's k best (0: off)
   std::string log_level = "warn";            // quiet | warn | info
   std::int64_t lapack_panel = 256;           // columns per panel of the GPU factorizations (32-1024)
+  bool lapack_program_first = false;         // ?potrf_/?getrf_ kept on the CPU: the program's LAPACK
+                                             // before the CPU BLAS library's (lapack.cpu_calls)
   OffloadRule default_rule;
   std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm potrf getrf
 

@@ -33,11 +33,11 @@ class CpuBlas {
 };
 
 // A LAPACK routine of the host (e.g. "dpotrf_") for ptxblas's factorization exports, never
-// ptxblas's own; nullptr when none has it. cpu_blas_first false (a whole call run on the CPU):
-// the process's next definition after ptxblas or its global one (the LAPACK the program linked),
-// else the CPU BLAS library's. cpu_blas_first true (the panels of a factorization on the GPU):
-// the CPU BLAS library's first (OpenBLAS carries a LAPACK with multithreaded panels; reference
-// LAPACK's calls the BLAS ~1000 times per 256-wide block), else the process's.
+// ptxblas's own; nullptr when none has it. cpu_blas_first true (the panels of a factorization on
+// the GPU; whole calls kept on the CPU by default): the CPU BLAS library's first (OpenBLAS carries
+// a LAPACK with multithreaded panels; reference LAPACK's calls the BLAS ~1000 times per 256-wide
+// block), else the process's. false: the process's next definition after ptxblas or its global
+// one (the LAPACK the program linked), else the CPU BLAS library's.
 void* host_lapack_symbol(const char* name, bool cpu_blas_first);
 
 // Library names tried when ptxblas.toml names none.

@@ -27,6 +27,7 @@ benchmark_top_k = 4
 level = "info"
 [lapack]
 panel = 128
+cpu_calls = "program"
 [offload]
 default = 1e8
 gemm = "always"
@@ -43,6 +44,7 @@ syrk = 5e9
   EXPECT_EQ(c.benchmark_top_k, 4);
   EXPECT_EQ(c.log_level, "info");
   EXPECT_EQ(c.lapack_panel, 128);
+  EXPECT_TRUE(c.lapack_program_first);
   EXPECT_EQ(c.rule("gemm").mode, OffloadRule::Mode::Always);
   EXPECT_EQ(c.rule("trsm").mode, OffloadRule::Mode::Never);
   EXPECT_EQ(c.rule("syrk").min_flops, 5e9);
@@ -70,6 +72,7 @@ x = 1
 benchmark_top_k = 99
 [lapack]
 panel = 8
+cpu_calls = "sometimes"
 )", "bad.toml", errors);
   const Config d;
   EXPECT_EQ(c.cpu_blas, d.cpu_blas);
@@ -80,7 +83,8 @@ panel = 8
   EXPECT_EQ(c.gpu_keep_mib, d.gpu_keep_mib);
   EXPECT_EQ(c.benchmark_top_k, 0);
   EXPECT_EQ(c.lapack_panel, d.lapack_panel);
-  ASSERT_EQ(errors.size(), 11u);
+  EXPECT_FALSE(c.lapack_program_first);
+  ASSERT_EQ(errors.size(), 12u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -97,6 +101,7 @@ panel = 8
   EXPECT_TRUE(mentions("'extra'", "14"));
   EXPECT_TRUE(mentions("'dispatch.benchmark_top_k'", "17"));
   EXPECT_TRUE(mentions("'lapack.panel'", "19"));
+  EXPECT_TRUE(mentions("'lapack.cpu_calls'", "20"));
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {

@@ -1,5 +1,6 @@
-// ?potrf_ and ?getrf_ of libptxblas.so without a GPU: the whole call goes to the process's own
-// LAPACK (here Netlib's), so the results are Netlib's bit for bit; and the built-in loops (the
+// ?potrf_ and ?getrf_ of libptxblas.so without a GPU: the whole call goes to a host LAPACK, the CPU
+// BLAS library's when it has one, else the process's own (here: Netlib's BLAS has none, so
+// Netlib's LAPACK), so the results are Netlib's bit for bit; and the built-in loops (the
 // panels' host steps when a process has no LAPACK) agree with Netlib to rounding.
 #include <gtest/gtest.h>
 

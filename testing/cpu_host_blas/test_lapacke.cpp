@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,6 +62,37 @@ TEST(Lapacke, SameAnswersThroughPtxblas) {
   for (const char* routine : {"dgemm_", "dtrsm_", "dsyrk_", "zgemm_"})
     EXPECT_NE(calls.find(std::string("ptxblas: ") + routine), std::string::npos)
         << routine << " never reached ptxblas:\n" << calls.substr(0, 2000);
+}
+
+// The ptxblas log's line for the probe's dpotrf_ call.
+std::string potrf_line(const std::string& log) {
+  for (const std::string& l : lines(log))
+    if (l.find("dpotrf_") != std::string::npos) return l;
+  return "";
+}
+
+// Which LAPACK runs a ?potrf_ kept on the CPU (here: no GPU): the CPU BLAS library's when it has
+// the routine (what that library alone would run), the program's with lapack.cpu_calls = "program";
+// the answers agree either way.
+TEST(Lapacke, FactorizationsOnTheCpuRunTheCpuBlasLibrarysLapack) {
+  SKIP_WITHOUT_NETLIB();
+  const std::string probe = hosttest::beside_executable("ptxblas_lapacke_probe");
+  const std::string blas = hosttest::beside_executable("libptxblas_test_cpu_blas_with_lapack.so");
+  const std::string plain = run(probe + " 2>&1");
+  const std::string tag = "/tmp/ptxblas-lapack-calls-" + std::to_string(::getpid());
+  for (const bool program : {false, true}) {
+    {
+      std::ofstream toml(tag + ".toml");
+      toml << "[cpu]\nblas = \"" << blas << "\"\n";
+      if (program) toml << "[lapack]\ncpu_calls = \"program\"\n";
+    }
+    const std::string preloaded = run("PTXBLAS_CONFIG=" + tag + ".toml PTXBLAS_LOG=1 LD_PRELOAD=" +
+                                      hosttest::library_path() + " " + probe + " 2>" + tag + ".log");
+    expect_close(preloaded, plain);
+    const std::string line = potrf_line(run("cat " + tag + ".log; rm -f " + tag + ".log " + tag + ".toml"));
+    ASSERT_NE(line.find("host LAPACK"), std::string::npos) << line;
+    EXPECT_EQ(line.find("cpu_blas_with_lapack") == std::string::npos, program) << line;
+  }
 }
 
 }  // namespace
