@@ -79,6 +79,11 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
                      gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
                      std::int64_t min_slice_k);
 
+// The plan with its K split moved where big blocks (at most two per SM) would overrun the SMs by a
+// part-round: kg from 2 to twice the plan's, fewest rounds x (K-steps per slice + fill) (§76).
+// Other plans come back as they are.
+Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t);

@@ -348,13 +348,20 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
     if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
                                                  call.k, dev.multiprocessors))
       return *narrow;
+  Plan plan;
   if (model::Picker* picker = use_model ? picker_for(dev) : nullptr;
       picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    const Plan plan = model_plan(d, ctx, dev, call, *picker, top_k);
-    return model_knows_async(*picker) ? plan : with_async_stages(plan);
+    plan = model_plan(d, ctx, dev, call, *picker, top_k);
+    if (!model_knows_async(*picker)) plan = with_async_stages(plan);
+  } else {
+    plan = with_async_stages(
+        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
   }
-  return with_async_stages(
-      plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
+  // Whole blocks per SM for a split of big blocks; not where first-sight timing chose the plan,
+  // nor for banded or triangular steps, whose blocks do unequal work.
+  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole)
+    plan = balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors);
+  return plan;
 }
 
 PlanCache g_plans;

@@ -26,8 +26,19 @@ constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Blocks of this tile's kernel one SM holds at once (H100 limits; registers from the generator's
-// prediction, allocated per warp in units of 256): as catalogued, or as it runs split kg ways
+// Blocks of a kernel one SM holds at once (H100 limits; registers from the generator's
+// prediction, allocated per warp in units of 256).
+std::int64_t blocks_per_sm(const gen::KernelConfig& c) {
+  const gen::Resources r = gen::predict_resources(c);
+  const int warps = std::max(1, (r.threads + 31) / 32);
+  const int regs_per_warp = (std::min(std::max(r.regs_predicted, 1), 255) * 32 + 255) / 256 * 256;
+  const std::int64_t by_regs = 65536 / (regs_per_warp * warps);
+  const std::int64_t by_smem = (228 * 1024) / (r.smem_bytes + 1024);
+  const std::int64_t by_threads = 2048 / std::max(r.threads, 1);
+  return std::max<std::int64_t>(1, std::min({by_regs, by_smem, by_threads, std::int64_t{32}}));
+}
+
+// Blocks of this tile's kernel one SM holds: as catalogued, or as it runs split kg ways
 // (`lowered`: with the cp.async stages with_async_stages gives it at launch, whose shared memory
 // and registers differ; Z 32x32x16: two blocks per SM as catalogued, three lowered).
 std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Tile& tile, int kg = 1,
@@ -37,14 +48,7 @@ std::int64_t resident_per_sm(gen::DataType data, bool scalar_f16, const gen::Til
   p.config.scalar_f16 = scalar_f16;
   p.config = gen::canonical(gen::with_tile(p.config, tile));
   p.kg = kg;
-  const gen::KernelConfig c = lowered ? with_async_stages(p).config : p.config;
-  const gen::Resources r = gen::predict_resources(c);
-  const int warps = std::max(1, (r.threads + 31) / 32);
-  const int regs_per_warp = (std::min(std::max(r.regs_predicted, 1), 255) * 32 + 255) / 256 * 256;
-  const std::int64_t by_regs = 65536 / (regs_per_warp * warps);
-  const std::int64_t by_smem = (228 * 1024) / (r.smem_bytes + 1024);
-  const std::int64_t by_threads = 2048 / std::max(r.threads, 1);
-  return std::max<std::int64_t>(1, std::min({by_regs, by_smem, by_threads, std::int64_t{32}}));
+  return blocks_per_sm(lowered ? with_async_stages(p).config : p.config);
 }
 
 // Narrow plans: C at most kNarrow wide on one side, the other side at least kNarrowLong long, K
@@ -244,6 +248,32 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
   p.config.op_b = op_b;
   p.config = gen::canonical(gen::with_tile(p.config, tile));
   split_k(p, m, n, k, kg);
+  return p;
+}
+
+// Big blocks (an SM holds at most kBalancedResident) run one after another on an SM more than
+// beside each other, so a split whose blocks overrun the SMs by a part-round leaves most SMs idle
+// while some run a second block: S and D 2560x128x2560 on 128x128 blocks (20 tiles), kg sweep on
+// the H100 (perf notes §76): 6 slices (120 blocks) 27.8 / 31.2 TFLOP/s, 7 (140) 19.2 / 20.5,
+// 8 (160) 20.4 / 21.8, 13 (260) 27.0 / 25.7. The time goes as rounds x (K-steps per slice + a
+// fixed ~8 steps of pipeline fill and epilogue), which ranks those sweeps as measured. Only a split
+// whose last round is less than kBalancedFull full moves, to the cheapest kg from 2 to twice its own.
+constexpr std::int64_t kBalancedResident = 2;
+constexpr std::int64_t kBalancedFillSteps = 8;
+constexpr double kBalancedFull = 0.85;
+
+Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
+  const gen::KernelConfig& c = p.config;
+  if (p.kg <= 1 || multiprocessors <= 0 || c.ml <= 0 || c.nl <= 0 || c.u <= 0) return p;
+  if (blocks_per_sm(c) > kBalancedResident) return p;
+  const std::int64_t blocks = ceil_div(m, c.ml) * ceil_div(n, c.nl), sms = multiprocessors;
+  auto rounds = [&](std::int64_t kg) { return ceil_div(blocks * kg, sms); };
+  if (static_cast<double>(blocks * p.kg) >= kBalancedFull * static_cast<double>(rounds(p.kg) * sms)) return p;
+  auto cost = [&](std::int64_t kg) { return rounds(kg) * (ceil_div(k, kg * c.u) + kBalancedFillSteps); };
+  std::int64_t best = p.kg;
+  for (std::int64_t kg = 2; kg <= std::min<std::int64_t>(2 * p.kg, kMaxSlices) && kg * c.u <= k; ++kg)
+    if (cost(kg) < cost(best) || (cost(kg) == cost(best) && kg < best)) best = kg;
+  if (best != p.kg) split_k(p, m, n, k, static_cast<int>(best));
   return p;
 }
 

@@ -202,6 +202,61 @@ def bench_section(csv_path, info, rc):
     return lines + [""]
 
 
+IRREGULAR = ("deepbench", "ica", "lapack")
+SQUARE_TARGET = {"S": 0.90, "D": 0.90, "Z": 0.90, "H": 0.85}
+IRREGULAR_TARGET, IRREGULAR_FLOOR = 1.3, 0.9
+
+
+def geomean(values):
+    values = [v for v in values if math.isfinite(v) and v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else math.nan
+
+
+def targets_section(csv_path):
+    """Issue 3's targets against this run's CSV: large squares (M = N = K >= 4096) and the irregular
+    shapes (deepbench, ica, lapack), oracle column (the dispatcher's beside it). For the irregular
+    geomean, how far cuBLAS itself is from the floor, and the ratio ptxblas would reach if every
+    irregular shape ran as close to its floor as ptxblas's best large square of the type does."""
+    if not csv_path or not os.path.isfile(csv_path):
+        return []
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    lines = ["## Targets (issue 3, oracle column; the dispatcher's in brackets)", "",
+             "| type | squares >= 4096: worst ratio (target) | irregular geomean (target 1.3) | irregular shapes"
+             " below 0.9 | cuBLAS time / floor, irregular geomean | geomean at the best square's time / floor |",
+             "| --- | --- | --- | --- | ---: | ---: |"]
+    for t in sorted({r["type"] for r in rows}):
+        mine = [r for r in rows if r["type"] == t]
+        def ratio(r, col):
+            ref = number(r["cublas_tflops"])
+            return number(r[col]) / ref if ref > 0 else math.nan
+        squares = [r for r in mine if r["m"] == r["n"] == r["k"] and int(r["m"]) >= 4096]
+        irregular = [r for r in mine if r["name"].split("-")[0] in IRREGULAR]
+        if not irregular and not squares:
+            continue
+        sq = "-"
+        if squares:
+            worst = min(ratio(r, "oracle_tflops") for r in squares)
+            worst_d = min(ratio(r, "ptxblas_tflops") for r in squares)
+            target = SQUARE_TARGET.get(t, 0.9)
+            sq = f"{worst:.2f} ({worst_d:.2f}) vs {target:.2f}: {'met' if worst >= target else 'missed'}"
+        g, g_d = geomean([ratio(r, "oracle_tflops") for r in irregular]), geomean([ratio(r, "ptxblas_tflops") for r in irregular])
+        below = sorted((ratio(r, "oracle_tflops"), r["name"]) for r in irregular if ratio(r, "oracle_tflops") < IRREGULAR_FLOOR)
+        def over_floor(r, col):
+            fl_ms, flops = floor_ms(r)
+            tf = number(r[col])
+            return (flops / (tf * 1e12) * 1e3) / fl_ms if tf > 0 else math.nan
+        cub = geomean([over_floor(r, "cublas_tflops") for r in irregular])
+        best_sq = min((over_floor(r, "ptxblas_tflops") for r in squares), default=math.nan)
+        lines.append(f"| {t} | {sq} | {g:.2f} ({g_d:.2f}): {'met' if g >= IRREGULAR_TARGET else 'missed'} "
+                     f"| {len(below)} of {len(irregular)}" + (": " + ", ".join(f"{n} {v:.2f}" for v, n in below) if below else "")
+                     + f" | {cub:.2f} | {cub / best_sq:.2f} |")
+    lines += ["", "The last column divides cuBLAS's distance from the floor by ptxblas's own on its best large "
+              "square of the type: the geomean ratio every irregular shape would give if it ran that close to "
+              "its floor. Where it is below 1.3, the irregular target asks for more than the squares reach.", ""]
+    return lines
+
+
 def optional_int(text):
     return None if text in (None, "") else int(text)
 
@@ -247,6 +302,7 @@ def main():
     lines += [l + "  " for l in test_lines("GPU", a.gpu_xml or [], a.gpu_rc, a.gpu_note)]
     lines += [l + "  " for l in test_lines("CPU", a.cpu_xml, a.cpu_rc, a.cpu_note)]
     lines += [""] + bench_section(a.bench_csv, info, a.bench_rc)
+    lines += targets_section(a.bench_csv)
 
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w", encoding="utf-8") as f:

@@ -137,6 +137,11 @@ std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors) 
     const std::int64_t want = ceil_div(2 * multiprocessors, std::max<std::int64_t>(blocks, 1));
     for (std::int64_t kg = 2; kg <= std::min<std::int64_t>(256, 2 * want) && kg * 2 * t.u <= s.k; kg *= 2)
       out.push_back(base + " " + std::to_string(kg) + pipeline);
+    // And the split that gives every SM one block, where that is not a power of two: big blocks
+    // overrunning the SMs by a part-round lose up to a third (perf notes §76).
+    const std::int64_t one_round = multiprocessors / std::max<std::int64_t>(blocks, 1);
+    if (one_round > 2 && (one_round & (one_round - 1)) != 0 && one_round <= 256 && one_round * 2 * t.u <= s.k)
+      out.push_back(base + " " + std::to_string(one_round) + pipeline);
   }
   return out;
 }

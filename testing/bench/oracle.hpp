@@ -12,7 +12,8 @@ namespace bench {
 
 // ptxblas_force_tile specs for the shape, most promising first (narrow tiles first where C is at
 // most 16 wide on one side, f32's also up to 32): each tile unsplit, then with kg = 2, 4, ... up
-// to about two blocks per SM when the tile alone leaves SMs idle.
+// to about two blocks per SM when the tile alone leaves SMs idle, and the split that gives every SM
+// one block.
 std::vector<std::string> oracle_candidates(const Shape& s, int multiprocessors);
 
 }  // namespace bench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -22,6 +23,7 @@ struct RunOptions {
   int warmup = 2;
   double oracle_ms = 0;  // time budget of the oracle search per shape; 0: no oracle column
   std::string oracle_log;  // when set, every oracle candidate's time is appended to this CSV
+  std::vector<std::string> oracle_specs;  // when set, the oracle's candidates instead of its own list
   int multiprocessors = 132;
   bool beta_one = false;  // timed calls (dispatcher, cuBLAS, oracle) with beta = 1; checks keep beta = 0
 };

@@ -292,3 +292,29 @@ TEST(Heuristic, NarrowTilesOnlyWhereTheLongOperandIsLarge) {
   EXPECT_FALSE(ptxblas::dispatch::plan_narrow(gen::DataType::F16, false, gen::Op::N, gen::Op::N, 2560, 16, 2560, kSms));
   EXPECT_FALSE(ptxblas::dispatch::plan_narrow(gen::DataType::C32, false, gen::Op::N, gen::Op::N, 2560, 16, 2560, kSms));
 }
+
+// Big blocks split so that they overrun the SMs by a part-round move to the cheapest split
+// (rounds x (steps per slice + fill), perf notes §76); balanced splits and small blocks keep theirs.
+TEST(BalancedSplit, BigBlocksOverrunningTheSmsByAPartRoundMove) {
+  using ptxblas::dispatch::balanced_split;
+  using ptxblas::dispatch::plan_from_tile;
+  const gen::Tile big{128, 128, 8, 4, 32, 4, gen::Family::Simt, false, 3};
+  auto split = [&](std::int64_t m, std::int64_t n, std::int64_t k, int kg) {
+    return balanced_split(plan_from_tile(gen::DataType::F32, false, gen::Op::T, gen::Op::N, m, n, k, big, kg), m, n,
+                          k, kSms);
+  };
+  // 20 tiles: 8 slices (160 blocks, a second round of 28) -> 6 (120 blocks, one round).
+  const Plan p = split(2560, 128, 2560, 8);
+  EXPECT_EQ(p.kg, 6);
+  EXPECT_EQ(p.kchunk % p.config.u, 0);
+  EXPECT_GE(p.kchunk * p.kg, 2560);
+  EXPECT_EQ(split(2560, 128, 2560, 7).kg, 6);
+  EXPECT_EQ(split(2560, 128, 2560, 6).kg, 6);    // one round, 91% full
+  EXPECT_EQ(split(2560, 128, 2560, 13).kg, 13);  // two rounds, 98% full
+  EXPECT_EQ(split(256, 256, 60000, 66).kg, 66);  // 4 tiles x 66: exactly two rounds
+  EXPECT_EQ(split(2560, 128, 2560, 1).kg, 1);    // no split: nothing to move
+  // Small blocks (many per SM) keep the model's or the heuristic's split.
+  const gen::Tile small{32, 32, 16, 16, 16, 1, gen::Family::Mma, false, 3};
+  const Plan d = plan_from_tile(gen::DataType::F64, false, gen::Op::T, gen::Op::N, 2560, 64, 2560, small, 3);
+  EXPECT_EQ(balanced_split(d, 2560, 64, 2560, kSms).kg, 3);
+}
