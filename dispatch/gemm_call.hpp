@@ -73,6 +73,11 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
 std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors);
 
+// plan_gemm's plan for f64 / c64 with C a little wider than that on one side (skinny_tile's
+// widths), the other side and K at least 1024: the type's skinny tile, K split by whole rounds.
+std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                                std::int64_t n, std::int64_t k, int multiprocessors);
+
 // The same rules over a given tile list, largest first, no K slice shallower than min_slice_k
 // (plan_gemm: the type's catalog and 128).
 Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,

@@ -340,14 +340,19 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 
 // The model's plan where its trained range covers the problem, else the heuristic's. A narrow C
 // (plan_narrow) takes the heuristic's narrow plan without asking the model, whose picks there ran
-// 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70), unless first-sight timing is on.
+// 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70), unless first-sight timing is on;
+// so does a skinny C of f64 / c64 (plan_skinny: the model's picks ran 0.81-0.91 of it, §77).
 // use_model false: the heuristic alone (GemmCall::quick_plan).
 Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k,
                 bool use_model = true) {
-  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole)
+  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole) {
     if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
                                                  call.k, dev.multiprocessors))
       return *narrow;
+    if (std::optional<Plan> skinny = plan_skinny(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
+                                                 call.k, dev.multiprocessors))
+      return *skinny;
+  }
   Plan plan;
   if (model::Picker* picker = use_model ? picker_for(dev) : nullptr;
       picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {

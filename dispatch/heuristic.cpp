@@ -96,6 +96,7 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
   if (std::optional<Plan> p = plan_narrow(data, scalar_f16, op_a, op_b, m, n, k, multiprocessors)) return *p;
+  if (std::optional<Plan> p = plan_skinny(data, scalar_f16, op_a, op_b, m, n, k, multiprocessors)) return *p;
   return plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
                          kMinSliceK);
 }
@@ -259,21 +260,49 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
 // fixed ~8 steps of pipeline fill and epilogue), which ranks those sweeps as measured. Only a split
 // whose last round is less than kBalancedFull full moves, to the cheapest kg from 2 to twice its own.
 constexpr std::int64_t kBalancedResident = 2;
-constexpr std::int64_t kBalancedFillSteps = 8;
+constexpr std::int64_t kBalancedFillSteps = 16;
 constexpr double kBalancedFull = 0.85;
+
+// The kg in [lo, hi] with the fewest rounds x (K-steps per slice + fill) for `blocks` tiles of
+// K-step u on `sms` SMs (the smaller kg on a tie).
+std::int64_t cheapest_split(std::int64_t blocks, std::int64_t sms, std::int64_t k, std::int64_t u, std::int64_t lo,
+                            std::int64_t hi) {
+  auto cost = [&](std::int64_t kg) { return ceil_div(blocks * kg, sms) * (ceil_div(k, kg * u) + kBalancedFillSteps); };
+  std::int64_t best = lo;
+  for (std::int64_t kg = lo + 1; kg <= hi && kg * u <= k; ++kg)
+    if (cost(kg) < cost(best)) best = kg;
+  return best;
+}
 
 Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
   const gen::KernelConfig& c = p.config;
   if (p.kg <= 1 || multiprocessors <= 0 || c.ml <= 0 || c.nl <= 0 || c.u <= 0) return p;
   if (blocks_per_sm(c) > kBalancedResident) return p;
   const std::int64_t blocks = ceil_div(m, c.ml) * ceil_div(n, c.nl), sms = multiprocessors;
-  auto rounds = [&](std::int64_t kg) { return ceil_div(blocks * kg, sms); };
-  if (static_cast<double>(blocks * p.kg) >= kBalancedFull * static_cast<double>(rounds(p.kg) * sms)) return p;
-  auto cost = [&](std::int64_t kg) { return rounds(kg) * (ceil_div(k, kg * c.u) + kBalancedFillSteps); };
-  std::int64_t best = p.kg;
-  for (std::int64_t kg = 2; kg <= std::min<std::int64_t>(2 * p.kg, kMaxSlices) && kg * c.u <= k; ++kg)
-    if (cost(kg) < cost(best) || (cost(kg) == cost(best) && kg < best)) best = kg;
+  if (static_cast<double>(blocks * p.kg) >= kBalancedFull * static_cast<double>(ceil_div(blocks * p.kg, sms) * sms))
+    return p;
+  const std::int64_t best = cheapest_split(blocks, sms, k, c.u, 2, std::min<std::int64_t>(2 * p.kg, kMaxSlices));
   if (best != p.kg) split_k(p, m, n, k, static_cast<int>(best));
+  return p;
+}
+
+// f64 / c64 with C a little wider than the narrow plans' (skinny_tile's widths) on one side, the
+// other side and K at least kSkinnyLong: skinny_tile's blocks (two per SM), K split by whole
+// rounds as balanced_split's (§77: 3 slices on 2560 x 64 / 128 x 2560, the sweep's best).
+constexpr std::int64_t kSkinnyLong = 1024;
+
+std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
+                                std::int64_t n, std::int64_t k, int multiprocessors) {
+  const bool narrow_n = n <= m;
+  const std::int64_t narrow = std::min(m, n), wide = std::max(m, n);
+  if (wide < kSkinnyLong || k < kSkinnyLong || multiprocessors <= 0) return std::nullopt;
+  const gen::Tile* tile = gen::skinny_tile(data, static_cast<int>(narrow));
+  if (!tile) return std::nullopt;
+  const gen::Tile t = narrow_n ? *tile : gen::mirrored(*tile);
+  const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
+  const std::int64_t kg = cheapest_split(blocks, multiprocessors, k, t.u, 1, std::min<std::int64_t>(k / kMinSliceK, kMaxSlices));
+  Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));
+  if (!gen::why_illegal(p.config).empty()) return std::nullopt;
   return p;
 }
 

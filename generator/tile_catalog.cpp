@@ -87,6 +87,21 @@ const Tile* narrow_tile(DataType t, bool k_contiguous, int width) {
   }
 }
 
+const Tile* skinny_tile(DataType t, int width) {
+  // A forced sweep on the H100 (perf notes §77; 2560 x N x 2560, N = 32 / 64 / 128, kg 1-8): f64 at
+  // N = 64 in 64x32x32 blocks of 32x16 warp tiles (22.8 / 23.5 TFLOP/s TN / NN against 19.8 / 21.8
+  // for the dispatcher's 32x32x16; at N = 128 the catalogue's 128x128 stays ahead), c64 at N = 64
+  // and 128 in 32x64x16 blocks of 16x32 warp tiles (41.1 / 38.4 and 42.0 / 40.8 against 33.2 / 34.4
+  // and 38.6 / 40.7; at N = 32 it lost to 32x32, 21.0 against 29.2). Three stages each.
+  constexpr Family M = Family::Mma;
+  static const Tile f64{64, 32, 32, 32, 16, 1, M, false, 3};
+  static const Tile c64{32, 64, 16, 16, 32, 1, M, false, 3};
+  if (width <= 32) return nullptr;
+  if (t == DataType::F64 && width <= 64) return &f64;
+  if (t == DataType::C64 && width <= 128) return &c64;
+  return nullptr;
+}
+
 Tile mirrored(Tile t) {
   std::swap(t.ml, t.nl);
   std::swap(t.ms, t.ns);

@@ -102,17 +102,17 @@ std::vector<Variant> all_families() {
         if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
       }
   }
-  // The narrow tiles (dispatch's plan_narrow) and their mirrors in every layout dispatch runs
-  // them in (by how the long operand is stored), sm_90; the occupancy table holds them too.
-  for (const auto& tv : types) {
-    const std::vector<Op> ops = is_complex(tv.data) ? std::vector<Op>{Op::N, Op::T, Op::C}
-                                                    : std::vector<Op>{Op::N, Op::T};
-    for (int width : {16, 32})
+  // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
+  // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
+  // how the long operand is stored), sm_90; the occupancy table holds them too.
+  auto every_layout = [&](const auto& tile_of) {
+    for (const auto& tv : types) {
+      const std::vector<Op> ops = is_complex(tv.data) ? std::vector<Op>{Op::N, Op::T, Op::C}
+                                                      : std::vector<Op>{Op::N, Op::T};
       for (bool narrow_n : {true, false})
         for (Op a : ops)
           for (Op b : ops) {
-            const bool k_contiguous = narrow_n ? a != Op::N : b == Op::N;
-            const Tile* t = narrow_tile(tv.data, k_contiguous, width);
+            const Tile* t = tile_of(tv.data, narrow_n ? a != Op::N : b == Op::N);
             if (!t) continue;
             KernelConfig c;
             c.data = tv.data;
@@ -121,7 +121,11 @@ std::vector<Variant> all_families() {
             c = with_tile(c, narrow_n ? *t : mirrored(*t));
             if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90});
           }
-  }
+    }
+  };
+  for (int width : {16, 32})
+    every_layout([width](DataType d, bool k_contiguous) { return narrow_tile(d, k_contiguous, width); });
+  every_layout([](DataType d, bool) { return skinny_tile(d, 64); });
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);
   for (DataType t : {DataType::F64, DataType::C64, DataType::F16, DataType::BF16}) {

@@ -318,3 +318,39 @@ TEST(BalancedSplit, BigBlocksOverrunningTheSmsByAPartRoundMove) {
   const Plan d = plan_from_tile(gen::DataType::F64, false, gen::Op::T, gen::Op::N, 2560, 64, 2560, small, 3);
   EXPECT_EQ(balanced_split(d, 2560, 64, 2560, kSms).kg, 3);
 }
+
+// f64 / c64 with C a little wider than the narrow tiles' take their skinny tile, K split by whole
+// rounds (perf notes §77); other widths, types and short sides fall through.
+TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
+  using ptxblas::dispatch::plan_skinny;
+  auto skinny = [](gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return plan_skinny(t, false, gen::Op::T, gen::Op::N, m, n, k, kSms);
+  };
+  for (std::int64_t n : {64, 128}) {
+    const auto z = skinny(gen::DataType::C64, 2560, n, 2560);
+    ASSERT_TRUE(z) << n;
+    EXPECT_EQ(z->config.ml, 32);
+    EXPECT_EQ(z->config.nl, 64);
+    EXPECT_EQ(z->config.u, 16);
+    EXPECT_EQ(z->kg, 3) << n;  // the sweep's best on both
+  }
+  const auto d = skinny(gen::DataType::F64, 2560, 64, 2560);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->config.ml, 64);
+  EXPECT_EQ(d->config.nl, 32);
+  EXPECT_EQ(d->kg, 3);
+  // The plan_gemm a call without the model gets.
+  EXPECT_EQ(plan(gen::DataType::F64, 2560, 64, 2560).config.u, 32);
+  // Narrow M: the mirrored tile.
+  const auto dm = skinny(gen::DataType::F64, 64, 2560, 2560);
+  ASSERT_TRUE(dm);
+  EXPECT_EQ(dm->config.ml, 32);
+  EXPECT_EQ(dm->config.nl, 64);
+  // Not: f64 at 128 wide, either type at 32 wide (the narrow plans' and the catalogue's), f32,
+  // a short long side or a shallow K.
+  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 128, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 32, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::F32, 2560, 64, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::C64, 512, 64, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 64, 256));
+}
