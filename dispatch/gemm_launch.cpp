@@ -345,7 +345,10 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 // use_model false: the heuristic alone (GemmCall::quick_plan).
 Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k,
                 bool use_model = true) {
-  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole) {
+  // Narrow, skinny and balanced plans are for plain calls whose plan was not timed at first sight
+  // (banded and triangular steps' blocks do unequal work).
+  const bool plain = top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole;
+  if (plain) {
     if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
                                                  call.k, dev.multiprocessors))
       return *narrow;
@@ -362,11 +365,7 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
     plan = with_async_stages(
         plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
   }
-  // Whole blocks per SM for a split of big blocks; not where first-sight timing chose the plan,
-  // nor for banded or triangular steps, whose blocks do unequal work.
-  if (top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole)
-    plan = balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors);
-  return plan;
+  return plain ? balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors) : plan;
 }
 
 PlanCache g_plans;

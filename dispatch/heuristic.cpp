@@ -257,8 +257,10 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
 // while some run a second block: S and D 2560x128x2560 on 128x128 blocks (20 tiles), kg sweep on
 // the H100 (perf notes §76): 6 slices (120 blocks) 27.8 / 31.2 TFLOP/s, 7 (140) 19.2 / 20.5,
 // 8 (160) 20.4 / 21.8, 13 (260) 27.0 / 25.7. The time goes as rounds x (K-steps per slice + a
-// fixed ~8 steps of pipeline fill and epilogue), which ranks those sweeps as measured. Only a split
-// whose last round is less than kBalancedFull full moves, to the cheapest kg from 2 to twice its own.
+// fixed kBalancedFillSteps of pipeline fill and epilogue), which ranks those sweeps as measured (16
+// steps: 8 ranked c64's skinny kg 4 above 3 on 2560x128x2560, measured 37.3 against 42.0, §77).
+// Only a split whose last round is less than kBalancedFull full moves, to the cheapest kg from 2
+// to twice its own.
 constexpr std::int64_t kBalancedResident = 2;
 constexpr std::int64_t kBalancedFillSteps = 16;
 constexpr double kBalancedFull = 0.85;
@@ -300,7 +302,8 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   if (!tile) return std::nullopt;
   const gen::Tile t = narrow_n ? *tile : gen::mirrored(*tile);
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
-  const std::int64_t kg = cheapest_split(blocks, multiprocessors, k, t.u, 1, std::min<std::int64_t>(k / kMinSliceK, kMaxSlices));
+  const std::int64_t most = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
+  const std::int64_t kg = cheapest_split(blocks, multiprocessors, k, t.u, 1, most);
   Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));
   if (!gen::why_illegal(p.config).empty()) return std::nullopt;
   return p;

@@ -44,7 +44,8 @@ void run_on_cpu(const HostCall& call, const std::function<void(void*)>& cpu, con
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       char took[32];
       std::snprintf(took, sizeof took, "; %.3f ms", ms);
-      record_forwarded(call.shape, (blas ? "CPU BLAS " + blas->path() : "host LAPACK " + library_of(fn)) + " (" + note + took + ")");
+      const std::string ran = blas ? "CPU BLAS " + blas->path() : "host LAPACK " + library_of(fn);
+      record_forwarded(call.shape, ran + " (" + note + took + ")");
       return;
     }
     why = blas->path() + " lacks " + call.fortran;

@@ -114,7 +114,8 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
     if (calls == "program" || calls == "cpu-blas")
       c.lapack_program_first = calls == "program";
     else if (const toml::node* n = lapack->get("cpu_calls"))
-      errors.push_back(where(source, *n) + ": 'lapack.cpu_calls' must be \"cpu-blas\" or \"program\"; using \"cpu-blas\"");
+      errors.push_back(where(source, *n) +
+                       ": 'lapack.cpu_calls' must be \"cpu-blas\" or \"program\"; using \"cpu-blas\"");
   }
   if (const toml::table* paths = t["paths"].as_table()) {
     unknown_keys(*paths, {"models", "cache"}, "paths.", source, errors);
