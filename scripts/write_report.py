@@ -152,6 +152,18 @@ def floor_ms(row):
     return 1e3 * max(nbytes / COPY_BYTES_PER_S, flops / PEAK_FLOPS[t]), flops
 
 
+def time_over_floor(row, col):
+    """The row's time in column `col` (TFLOP/s) over floor_ms's floor."""
+    fl_ms, flops = floor_ms(row)
+    tf = number(row[col])
+    return (flops / (tf * 1e12) * 1e3) / fl_ms if tf > 0 else math.nan
+
+
+def ratio_to_cublas(row, col):
+    ref = number(row["cublas_tflops"])
+    return number(row[col]) / ref if ref > 0 else math.nan
+
+
 def bench_section(csv_path, info, rc):
     lines = ["## Benchmark", ""]
     if info["skipped"]:
@@ -173,9 +185,8 @@ def bench_section(csv_path, info, rc):
     at_least = 0
     for r in rows:
         ptx, ref = number(r["ptxblas_tflops"]), number(r["cublas_tflops"])
-        ratio = ptx / ref if ref > 0 else math.nan
-        fl_ms, flops = floor_ms(r)
-        over_floor = (flops / (ptx * 1e12) * 1e3) / fl_ms if ptx > 0 else math.nan
+        ratio = ratio_to_cublas(r, "ptxblas_tflops")
+        over_floor = time_over_floor(r, "ptxblas_tflops")
         if math.isfinite(ratio) and ratio > 0:
             per_type.setdefault(r["type"], []).append(math.log(ratio))
             at_least += ratio >= 1
@@ -227,30 +238,25 @@ def targets_section(csv_path):
              "| --- | --- | --- | --- | ---: | ---: |"]
     for t in sorted({r["type"] for r in rows}):
         mine = [r for r in rows if r["type"] == t]
-        def ratio(r, col):
-            ref = number(r["cublas_tflops"])
-            return number(r[col]) / ref if ref > 0 else math.nan
         squares = [r for r in mine if r["m"] == r["n"] == r["k"] and int(r["m"]) >= 4096]
         irregular = [r for r in mine if r["name"].split("-")[0] in IRREGULAR]
         if not irregular and not squares:
             continue
         sq = "-"
         if squares:
-            worst = min(ratio(r, "oracle_tflops") for r in squares)
-            worst_d = min(ratio(r, "ptxblas_tflops") for r in squares)
+            worst = min(ratio_to_cublas(r, "oracle_tflops") for r in squares)
+            worst_d = min(ratio_to_cublas(r, "ptxblas_tflops") for r in squares)
             target = SQUARE_TARGET.get(t, 0.9)
             sq = f"{worst:.2f} ({worst_d:.2f}) vs {target:.2f}: {'met' if worst >= target else 'missed'}"
-        g, g_d = geomean([ratio(r, "oracle_tflops") for r in irregular]), geomean([ratio(r, "ptxblas_tflops") for r in irregular])
-        below = sorted((ratio(r, "oracle_tflops"), r["name"]) for r in irregular if ratio(r, "oracle_tflops") < IRREGULAR_FLOOR)
-        def over_floor(r, col):
-            fl_ms, flops = floor_ms(r)
-            tf = number(r[col])
-            return (flops / (tf * 1e12) * 1e3) / fl_ms if tf > 0 else math.nan
-        cub = geomean([over_floor(r, "cublas_tflops") for r in irregular])
-        best_sq = min((over_floor(r, "ptxblas_tflops") for r in squares), default=math.nan)
+        oracle = [(ratio_to_cublas(r, "oracle_tflops"), r["name"]) for r in irregular]
+        g = geomean([v for v, _ in oracle])
+        g_d = geomean([ratio_to_cublas(r, "ptxblas_tflops") for r in irregular])
+        below = sorted((v, n) for v, n in oracle if v < IRREGULAR_FLOOR)
+        cub = geomean([time_over_floor(r, "cublas_tflops") for r in irregular])
+        best_sq = min((time_over_floor(r, "ptxblas_tflops") for r in squares), default=math.nan)
+        listed = (": " + ", ".join(f"{n} {v:.2f}" for v, n in below)) if below else ""
         lines.append(f"| {t} | {sq} | {g:.2f} ({g_d:.2f}): {'met' if g >= IRREGULAR_TARGET else 'missed'} "
-                     f"| {len(below)} of {len(irregular)}" + (": " + ", ".join(f"{n} {v:.2f}" for v, n in below) if below else "")
-                     + f" | {cub:.2f} | {cub / best_sq:.2f} |")
+                     f"| {len(below)} of {len(irregular)}{listed} | {cub:.2f} | {cub / best_sq:.2f} |")
     lines += ["", "The last column divides cuBLAS's distance from the floor by ptxblas's own on its best large "
               "square of the type: the geomean ratio every irregular shape would give if it ran that close to "
               "its floor. Where it is below 1.3, the irregular target asks for more than the squares reach.", ""]
