@@ -54,6 +54,7 @@ Loaded load() {
   bind(lib, "cuMemAlloc_v2", d.cuMemAlloc);
   bind(lib, "cuMemFree_v2", d.cuMemFree);
   bind(lib, "cuMemcpy2D_v2", d.cuMemcpy2D);
+  bind(lib, "cuMemGetInfo_v2", d.cuMemGetInfo);
   bind(lib, "cuMemAllocHost_v2", d.cuMemAllocHost);
   bind(lib, "cuMemFreeHost", d.cuMemFreeHost);
   bind(lib, "cuMemcpy2DAsync_v2", d.cuMemcpy2DAsync);
@@ -61,6 +62,7 @@ Loaded load() {
   bind(lib, "cuEventCreate", d.cuEventCreate);
   bind(lib, "cuEventRecord", d.cuEventRecord);
   bind(lib, "cuEventSynchronize", d.cuEventSynchronize);
+  bind(lib, "cuStreamWaitEvent", d.cuStreamWaitEvent);
   if (!bind(lib, "cuEventElapsedTime_v2", d.cuEventElapsedTime)) bind(lib, "cuEventElapsedTime", d.cuEventElapsedTime);
   if (!bind(lib, "cuEventDestroy_v2", d.cuEventDestroy)) bind(lib, "cuEventDestroy", d.cuEventDestroy);
   bind(lib, "cuFuncSetAttribute", d.cuFuncSetAttribute);

@@ -42,6 +42,9 @@ struct CudaDriver {
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemcpy2D)(const CUDA_MEMCPY2D*) = nullptr;
+  // Free device memory, for the size of an offloaded call's tiles (optional: without it, the
+  // configured gpu.memory_mib or whole calls).
+  CUresult (*cuMemGetInfo)(size_t*, size_t*) = nullptr;
   // Host BLAS offload through pinned staging buffers, copies on a stream of their own (optional:
   // without them the plain copies above are used).
   CUresult (*cuMemAllocHost)(void**, size_t) = nullptr;
@@ -51,6 +54,8 @@ struct CudaDriver {
   CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  // A tiled offload's kernels wait for their tile's copies (optional: without it, whole calls).
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
   // First-sight benchmarks of the model's favourites (optional: without them, no benchmark).
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;

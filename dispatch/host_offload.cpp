@@ -1,62 +1,14 @@
 #include "host_offload.hpp"
 
-#include <algorithm>
-#include <chrono>
-#include <mutex>
+#include <memory>
 
 #include "cuda_driver.hpp"
 #include "gpu_engine.hpp"
 #include "offload_copy.hpp"
 #include "offload_device.hpp"
+#include "offload_session.hpp"
 
 namespace ptxblas::dispatch {
-namespace {
-
-// The device copy is dense: rows rounded up to 32 elements (aligned columns for the kernels'
-// vector loads), not the host's leading dimension, which may leave whole gaps between columns.
-std::int64_t device_ld(const HostOperand& o) { return (std::max<std::int64_t>(o.rows, 1) + 31) / 32 * 32; }
-
-std::size_t device_bytes(const HostOperand& o, std::size_t es) {
-  if (o.rows == 0 || o.cols == 0) return 0;
-  return static_cast<std::size_t>(device_ld(o) * o.cols) * es;
-}
-
-// One call's hold on the device: its lock, the context made current, the device buffers lent to
-// the call (given back for reuse, and the context popped, on every path out).
-class DeviceSession {
- public:
-  explicit DeviceSession(OffloadDevice& dev)
-      : dev_(dev), lock_(dev.lock()), d_(cuda_driver()), pushed_(d_->cuCtxPushCurrent(dev.context()) == CUDA_SUCCESS) {}
-  ~DeviceSession() {
-    if (pushed_ && !idle_) d_->cuCtxSynchronize();  // kernels may still use the buffers
-    for (CUdeviceptr p : ptrs_) dev_.give_back(p);
-    CUcontext popped = nullptr;
-    if (pushed_) d_->cuCtxPopCurrent(&popped);
-  }
-  DeviceSession(const DeviceSession&) = delete;
-  DeviceSession& operator=(const DeviceSession&) = delete;
-  bool pushed() const { return pushed_; }
-  void mark_idle() { idle_ = true; }  // after a successful cuCtxSynchronize
-  CUdeviceptr alloc(std::size_t bytes) {
-    const CUdeviceptr p = dev_.take(bytes);
-    if (p) ptrs_.push_back(p);
-    return p;
-  }
-
- private:
-  OffloadDevice& dev_;
-  std::unique_lock<std::mutex> lock_;
-  const CudaDriver* d_;
-  bool pushed_;
-  bool idle_ = false;
-  std::vector<CUdeviceptr> ptrs_;
-};
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 bool offload_available(int ordinal, std::string& why) {
   const CudaDriver* d = cuda_driver();
@@ -77,22 +29,32 @@ bool offload_available(int ordinal, std::string& why) {
   return true;
 }
 
+std::unique_ptr<DeviceSession> open_session(int ordinal, OffloadDevice*& dev, std::string& why) {
+  if (!offload_available(ordinal, why) || !(dev = OffloadDevice::get(ordinal, why))) return nullptr;
+  auto session = std::make_unique<DeviceSession>(*dev);
+  if (!session->pushed()) {
+    why = "cannot make the device's context current";
+    return nullptr;
+  }
+  return session;
+}
+
 OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperand>& ops, const HostBody& body,
                       std::string& why, OffloadTimes* times) {
   OffloadTimes local;
-  OffloadTimes& tm = times ? *times : local;
-  auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
+  OffloadDevice* dev = nullptr;
+  const auto session = open_session(ordinal, dev, why);
+  if (!session) return OffloadResult::NotRun;
+  return run_whole(*dev, *session, t, ops, body, why, times ? *times : local, t0);
+}
+
+OffloadResult run_whole(OffloadDevice& dev, DeviceSession& session, gen::DataType t, const std::vector<HostOperand>& ops,
+                        const HostBody& body, std::string& why, OffloadTimes& tm,
+                        std::chrono::steady_clock::time_point t0) {
   constexpr OffloadResult kNotRun = OffloadResult::NotRun;
-  if (!offload_available(ordinal, why)) return kNotRun;
-  OffloadDevice* dev = OffloadDevice::get(ordinal, why);
-  if (!dev) return kNotRun;
   const CudaDriver* d = cuda_driver();
   const std::size_t es = static_cast<std::size_t>(gen::storage_bytes(t));
-  DeviceSession session(*dev);
-  if (!session.pushed()) {
-    why = "cannot make the device's context current";
-    return kNotRun;
-  }
   std::vector<blas3::MatView> views;
   std::vector<DeviceMatrix> copies;
   for (const HostOperand& o : ops) {
@@ -103,7 +65,7 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
       return kNotRun;
     }
     const DeviceMatrix m{p, bytes ? device_ld(o) : o.ld};  // an unread operand keeps the caller's ld
-    if (bytes && o.read && copy_to_device(*dev, o, es, m) != CUDA_SUCCESS) {
+    if (bytes && o.read && copy_to_device(dev, o, es, m) != CUDA_SUCCESS) {
       why = "copy to the device failed";
       return kNotRun;
     }
@@ -128,7 +90,7 @@ OffloadResult offload(int ordinal, gen::DataType t, const std::vector<HostOperan
   tm.run = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].written && device_bytes(ops[i], es) && copy_to_host(*dev, ops[i], es, copies[i]) != CUDA_SUCCESS) {
+    if (ops[i].written && device_bytes(ops[i], es) && copy_to_host(dev, ops[i], es, copies[i]) != CUDA_SUCCESS) {
       why = "copy from the device failed";
       return OffloadResult::Failed;
     }

@@ -38,6 +38,8 @@ struct OffloadTimes {
   double in = 0;   // device memory and copies to the device
   double run = 0;  // the body, until the device is idle
   double out = 0;  // copies back
+  int tiles = 0;   // pieces of a tiled offload (0: the whole call at once; in: the shared operands,
+                   // run: the tiles' copies and kernels, pipelined)
 };
 
 // Runs body on device copies of `ops` (views in the same order).

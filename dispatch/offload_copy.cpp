@@ -68,7 +68,7 @@ CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdevicept
   return c;
 }
 
-CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m) {
+CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m, bool wait) {
   const CudaDriver* d = cuda_driver();
   if (o.rows <= 0 || o.cols <= 0) return CUDA_SUCCESS;
   const std::size_t width = static_cast<std::size_t>(o.rows) * es, hpitch = static_cast<std::size_t>(o.ld) * es,
@@ -91,6 +91,7 @@ CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es
     if (const CUresult r = d->cuMemcpy2DAsync(&c, dev.stream()); r != CUDA_SUCCESS) return r;
     if (const CUresult r = d->cuEventRecord(dev.event(buf), dev.stream()); r != CUDA_SUCCESS) return r;
   }
+  if (!wait) return CUDA_SUCCESS;
   for (int i = 0; i < 2; ++i)
     if (const CUresult r = d->cuEventSynchronize(dev.event(i)); r != CUDA_SUCCESS) return r;
   return CUDA_SUCCESS;

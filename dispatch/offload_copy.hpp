@@ -25,8 +25,10 @@ CUDA_MEMCPY2D pitched(bool to_device, void* host, std::size_t hpitch, CUdevicept
                       std::size_t width, std::size_t height);
 
 // The o.rows x o.cols matrix to the device; `es`: bytes per element. Returns once the device
-// copy is complete.
-CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m);
+// copy is complete, or with `wait` false once the host memory has been read (the last staged
+// chunk may still be moving on dev.stream(): work on other streams waits for an event recorded
+// there; the host side of the next copy waits for its staging buffer as always).
+CUresult copy_to_device(OffloadDevice& dev, const HostOperand& o, std::size_t es, DeviceMatrix m, bool wait = true);
 
 // Back to the host: the whole matrix, or for o.triangle only that triangle (the other may belong
 // to another host thread, as for the reference BLAS). Never touches the rows between o.rows and

@@ -44,6 +44,27 @@ bool OffloadDevice::staging_ready() {
   return true;
 }
 
+bool OffloadDevice::pipeline_ready() {
+  if (pipeline_tried_) return pipeline_ok_;
+  pipeline_tried_ = true;
+  if (!staging_ready()) return false;  // the tiles' copies go through the staging buffers
+  const CudaDriver* d = cuda_driver();
+  if (!d->cuStreamWaitEvent) return false;
+  for (int i = 0; i < 2; ++i)
+    if (d->cuStreamCreate(&tile_streams_[i], CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS ||
+        d->cuEventCreate(&tile_events_[i], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS ||
+        d->cuEventCreate(&copied_events_[i], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+      return false;
+  pipeline_ok_ = true;
+  return true;
+}
+
+std::size_t OffloadDevice::kept_bytes() const {
+  std::size_t total = 0;
+  for (const Buffer& b : kept_) total += b.bytes;
+  return total;
+}
+
 CUdeviceptr OffloadDevice::take(std::size_t bytes) {
   bytes = std::max<std::size_t>(bytes, 256);
   auto best = kept_.end();
@@ -71,8 +92,7 @@ void OffloadDevice::give_back(CUdeviceptr p) {
   if (it == lent_.end()) return;
   kept_.push_back(*it);
   lent_.erase(it);
-  std::size_t total = 0;
-  for (const Buffer& b : kept_) total += b.bytes;
+  std::size_t total = kept_bytes();
   while (total > keep_bytes_ && !kept_.empty()) {
     total -= kept_.front().bytes;
     cuda_driver()->cuMemFree(kept_.front().p);

@@ -31,6 +31,17 @@ class OffloadDevice {
   void* staging(int i) const { return host_[i]; }
   CUevent event(int i) const { return events_[i]; }
 
+  // With the context current and the lock held: two streams that do not wait for the NULL stream
+  // (and an event each), on which a tiled offload runs alternate tiles; made on first use. False
+  // when the driver cannot.
+  bool pipeline_ready();
+  CUstream tile_stream(int i) const { return tile_streams_[i]; }
+  CUevent tile_event(int i) const { return tile_events_[i]; }  // slot i's kernels done
+  CUevent copied_event(int i) const { return copied_events_[i]; }  // slot i's copies to the device done
+
+  // Bytes of the kept buffers (free for the next call, though not free on the device).
+  std::size_t kept_bytes() const;
+
   // Device memory of at least `bytes`: a kept buffer no more than twice as large, else a new one
   // (the kept ones are freed first if the device is full). 0 when there is none.
   CUdeviceptr take(std::size_t bytes);
@@ -52,6 +63,10 @@ class OffloadDevice {
   CUstream stream_ = nullptr;
   void* host_[2] = {nullptr, nullptr};
   CUevent events_[2] = {nullptr, nullptr};
+  bool pipeline_tried_ = false, pipeline_ok_ = false;
+  CUstream tile_streams_[2] = {nullptr, nullptr};
+  CUevent tile_events_[2] = {nullptr, nullptr};
+  CUevent copied_events_[2] = {nullptr, nullptr};
   std::vector<Buffer> kept_, lent_;  // kept: free for reuse, oldest first; lent: in use by the call
 };
 

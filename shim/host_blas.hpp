@@ -13,6 +13,7 @@
 #include "config.hpp"
 #include "engine.hpp"
 #include "host_offload.hpp"
+#include "offload_tiles.hpp"
 
 namespace ptxblas::shim {
 
@@ -26,6 +27,9 @@ struct HostCall {
   void* cpu_fn = nullptr;  // the CPU routine, when not the CPU BLAS's `fortran` (LAPACK's)
   int gpu_steps = 1;       // host round trips of the GPU side, for the policy
   std::function<std::string()> gpu_note = nullptr;  // appended to an offloaded call's log line
+  // The ways the offload may cut the call into tiles (dispatch/offload_split.hpp), made only for
+  // calls that go to the GPU; none: whole calls only.
+  std::function<std::vector<dispatch::TiledWork>()> tiles = nullptr;
 };
 
 // While one lives on a thread, that thread's host BLAS calls stay on the CPU: the host LAPACK

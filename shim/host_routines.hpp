@@ -14,6 +14,7 @@
 #include "blas3_entry.hpp"
 #include "fortran_validate.hpp"
 #include "host_blas.hpp"
+#include "offload_split.hpp"
 #include "routines.hpp"
 
 namespace ptxblas::shim {
@@ -126,16 +127,20 @@ int gemm(fchar ta, fchar tb, fint m, fint n, fint k, const T* alpha, const T* a,
     cpu(fn);
     return 0;
   }
-  run_host({{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k},
-            "gemm",
-            nm.symbol.c_str(),
-            FT<T>::data,
-            flops,
-            {operand(a, na ? *m : *k, na ? *k : *m, *lda, false, *alpha == T(0)),
-             operand(b, nb ? *k : *n, nb ? *n : *k, *ldb, false, *alpha == T(0)), output(c, *m, *n, *ldc, *beta)}},
-           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
-             e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
-           });
+  HostCall call{{nm.symbol.c_str(), flags({*ta, *tb}), *m, *n, *k},
+                "gemm",
+                nm.symbol.c_str(),
+                FT<T>::data,
+                flops,
+                {operand(a, na ? *m : *k, na ? *k : *m, *lda, false, *alpha == T(0)),
+                 operand(b, nb ? *k : *n, nb ? *n : *k, *ldb, false, *alpha == T(0)), output(c, *m, *n, *ldc, *beta)}};
+  call.tiles = [&, &o = call.operands] {
+    return dispatch::gemm_tiles(FT<T>::data, op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), scalar(*beta), o[0],
+                                o[1], o[2]);
+  };
+  run_host(call, cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+    e.gemm(op_of(*ta), op_of(*tb), *m, *n, *k, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
+  });
   return 0;
 }
 
@@ -155,17 +160,20 @@ int symm(const char* routine, bool herm, fchar side, fchar uplo, fint m, fint n,
     cpu(fn);
     return 0;
   }
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0},
-            routine,
-            nm.symbol.c_str(),
-            FT<T>::data,
-            flops,
-            {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, false, *alpha == T(0)),
-             output(c, *m, *n, *ldc, *beta)}},
-           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
-             blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), v[0], v[1], scalar(*beta),
-                         v[2]);
-           });
+  HostCall call{{nm.symbol.c_str(), flags({*side, *uplo}), *m, *n, 0},
+                routine,
+                nm.symbol.c_str(),
+                FT<T>::data,
+                flops,
+                {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, false, *alpha == T(0)),
+                 output(c, *m, *n, *ldc, *beta)}};
+  call.tiles = [&, &o = call.operands] {
+    return dispatch::symm_tiles(FT<T>::data, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha),
+                                scalar(*beta), o[0], o[1], o[2]);
+  };
+  run_host(call, cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+    blas3::symm(e, side_of(*side), uplo_of(*uplo), herm, *m, *n, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
+  });
   return 0;
 }
 
@@ -199,10 +207,14 @@ int rank_k(const char* routine, bool herm, bool two, fchar uplo, fchar trans, fi
                                             output(c, *n, *n, *ldc, *beta)};
   ops.back().triangle = lsame(*uplo, 'L') ? 'L' : 'U';  // only the stored triangle comes back
   if (two) ops.insert(ops.begin() + 1, operand(b, rows, cols, *ldb, false, unread));
+  const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
+  HostCall call{{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data,
+                flops, ops};
+  call.tiles = [&, &o = call.operands] {
+    return dispatch::rank_k_tiles(FT<T>::data, spec, two, scalar(*alpha), scalar(*beta), o);
+  };
   run_host(
-      {{nm.symbol.c_str(), flags({*uplo, *trans}), *n, *n, *k}, routine, nm.symbol.c_str(), FT<T>::data, flops, ops},
-      cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
-        const blas3::RankK spec{uplo_of(*uplo), op_of(*trans), herm, *n, *k};
+      call, cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
         if (two)
           blas3::rank_2k(e, spec, scalar(*alpha), v[0], v[1], scalar(*beta), v[2]);
         else
@@ -227,13 +239,17 @@ int triangular(const char* routine, bool solve, fchar side, fchar uplo, fchar tr
     cpu(fn);
     return 0;
   }
-  run_host({{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0},
-            routine,
-            nm.symbol.c_str(),
-            FT<T>::data,
-            flops,
-            {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, true)}},
-           cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
+  HostCall call{{nm.symbol.c_str(), flags({*side, *uplo, *transa, *diag}), *m, *n, 0},
+                routine,
+                nm.symbol.c_str(),
+                FT<T>::data,
+                flops,
+                {operand(a, dim, dim, *lda, false, *alpha == T(0)), operand(b, *m, *n, *ldb, true)}};
+  call.tiles = [&, &o = call.operands] {
+    const dispatch::Triangular tr{solve, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag)};
+    return dispatch::triangular_tiles(FT<T>::data, tr, *m, *n, scalar(*alpha), o[0], o[1]);
+  };
+  run_host(call, cpu, [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
              if (solve)
                blas3::trsm(e, side_of(*side), uplo_of(*uplo), op_of(*transa), diag_of(*diag), *m, *n, scalar(*alpha),
                            v[0], v[1]);

@@ -79,15 +79,18 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
       errors.push_back(where(source, *n) + ": 'cpu.gflops' must be > 0; using the default");
   }
   if (const toml::table* gpu = t["gpu"].as_table()) {
-    unknown_keys(*gpu, {"device", "keep_mib"}, "gpu.", source, errors);
+    unknown_keys(*gpu, {"device", "keep_mib", "memory_mib", "tile_mib"}, "gpu.", source, errors);
     std::int64_t dev = c.gpu_device;
     read_value(*gpu, "device", dev, source, errors);
-    std::int64_t keep = c.gpu_keep_mib;
-    read_value(*gpu, "keep_mib", keep, source, errors);
-    if (keep >= 0)
-      c.gpu_keep_mib = keep;
-    else if (const toml::node* n = gpu->get("keep_mib"))
-      errors.push_back(where(source, *n) + ": 'gpu.keep_mib' must be >= 0; using the default");
+    for (auto [key, value] : {std::pair{"keep_mib", &c.gpu_keep_mib}, std::pair{"memory_mib", &c.gpu_memory_mib},
+                              std::pair{"tile_mib", &c.gpu_tile_mib}}) {
+      std::int64_t v = *value;
+      read_value(*gpu, key, v, source, errors);
+      if (v >= 0)
+        *value = v;
+      else if (const toml::node* n = gpu->get(key))
+        errors.push_back(where(source, *n) + ": 'gpu." + key + "' must be >= 0; using the default");
+    }
     if (dev < 0) errors.push_back(source + ": 'gpu.device' must be >= 0; using 0");
     else c.gpu_device = static_cast<int>(dev);
   }

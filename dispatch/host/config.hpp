@@ -25,6 +25,8 @@ struct Config {
   double cpu_gflops = 500;                   // the CPU BLAS's double-precision rate (single: twice)
   int gpu_device = 0;
   std::int64_t gpu_keep_mib = 2048;          // device memory offload keeps between calls (0: none)
+  std::int64_t gpu_memory_mib = 0;           // device memory one offloaded call may use (0: 3/4 of the free)
+  std::int64_t gpu_tile_mib = 512;           // operand MiB per tile of a pipelined offload (0: whole calls)
   std::string model_dir, cache_dir;          // empty: defaults
   int benchmark_top_k = 0;                   // first sight of a shape: time the model's k best (0: off)
   std::string log_level = "warn";            // quiet | warn | info

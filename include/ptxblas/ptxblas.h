@@ -50,6 +50,14 @@ int ptxblas_force_tile(const char* spec);
  * Never touches the GPU itself. */
 int ptxblas_set_benchmark_top_k(int k);
 
+/* Tiling of host (Fortran, CBLAS) calls offloaded to the GPU, for the whole process, in MiB:
+ * memory_mib, the device memory one call may use (0: three quarters of the free memory; a call
+ * whose operands do not fit runs in tiles that do, or on the CPU when even the narrowest do not);
+ * tile_mib, the operand data per tile when a call is cut so that one tile's copies overlap
+ * another's kernels (0: calls that fit run whole). A negative value returns to ptxblas.toml's
+ * gpu.memory_mib / gpu.tile_mib (defaults 0 and 512). Returns 0. Never touches the GPU itself. */
+int ptxblas_set_offload_tiling(long long memory_mib, long long tile_mib);
+
 #ifdef __cplusplus
 }
 #endif

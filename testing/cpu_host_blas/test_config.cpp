@@ -18,6 +18,8 @@ gflops = 800
 [gpu]
 device = 1
 keep_mib = 512
+memory_mib = 30000
+tile_mib = 256
 [paths]
 models = "/m"
 cache = "/c"
@@ -39,6 +41,8 @@ syrk = 5e9
   EXPECT_EQ(c.cpu_gflops, 800);
   EXPECT_EQ(c.gpu_device, 1);
   EXPECT_EQ(c.gpu_keep_mib, 512);
+  EXPECT_EQ(c.gpu_memory_mib, 30000);
+  EXPECT_EQ(c.gpu_tile_mib, 256);
   EXPECT_EQ(c.model_dir, "/m");
   EXPECT_EQ(c.cache_dir, "/c");
   EXPECT_EQ(c.benchmark_top_k, 4);
@@ -102,6 +106,19 @@ cpu_calls = "sometimes"
   EXPECT_TRUE(mentions("'dispatch.benchmark_top_k'", "17"));
   EXPECT_TRUE(mentions("'lapack.panel'", "19"));
   EXPECT_TRUE(mentions("'lapack.cpu_calls'", "20"));
+}
+
+TEST(Config, BadTileLimitsKeepDefaults) {
+  std::vector<std::string> errors;
+  const Config c = parse_config("[gpu]\nmemory_mib = -4\ntile_mib = \"big\"\n", "tiles.toml", errors);
+  const Config d;
+  EXPECT_EQ(c.gpu_memory_mib, d.gpu_memory_mib);
+  EXPECT_EQ(c.gpu_tile_mib, d.gpu_tile_mib);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("tiles.toml:2"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("'gpu.memory_mib'"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("tiles.toml:3"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[1].find("tile_mib"), std::string::npos) << errors[1];
 }
 
 TEST(Config, UnparsableFileKeepsAllDefaults) {

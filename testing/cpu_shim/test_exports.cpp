@@ -64,7 +64,8 @@ const std::vector<std::string> kGemm = {
     "cublasSgemm_v2_64", "cublasDgemm_v2_64", "cublasCgemm_v2_64", "cublasZgemm_v2_64", "cublasHgemm_64",
     "cublasGemmEx",      "cublasGemmEx_64"};
 const std::vector<std::string> kPtxblas = {"ptxblas_last_call", "ptxblas_counters", "ptxblas_describe_gemm",
-                                          "ptxblas_force_tile", "ptxblas_set_benchmark_top_k"};
+                                          "ptxblas_force_tile", "ptxblas_set_benchmark_top_k",
+                                          "ptxblas_set_offload_tiling"};
 
 // Level 3 as shim/exports.map lists it: S, D, C, Z symmetric/triangular routines, C and Z
 // Hermitian ones; _v2 and _v2_64, except SYRKX/HERKX, which have no _v2 in cuBLAS.

@@ -31,6 +31,12 @@ void dtrsm_(fc, fc, fc, fc, fi, fi, const double*, const double*, fi, double*, f
             std::size_t, std::size_t);
 void zsymm_(fc, fc, fi, fi, const zd*, const zd*, fi, const zd*, fi, const zd*, zd*, fi, std::size_t, std::size_t);
 void dsyrk_(fc, fc, fi, fi, const double*, const double*, fi, const double*, double*, fi, std::size_t, std::size_t);
+void dsyr2k_(fc, fc, fi, fi, const double*, const double*, fi, const double*, fi, const double*, double*, fi,
+             std::size_t, std::size_t);
+void ztrmm_(fc, fc, fc, fc, fi, fi, const zd*, const zd*, fi, zd*, fi, std::size_t, std::size_t, std::size_t,
+            std::size_t);
+void dsymm_(fc, fc, fi, fi, const double*, const double*, fi, const double*, fi, const double*, double*, fi,
+            std::size_t, std::size_t);
 }
 
 namespace gputest {
@@ -196,6 +202,167 @@ TEST(HostOffload, StagedCopiesInChunks) {
     }
     EXPECT_LT(err, 1e-11) << "dsyrk " << uplo;
   }
+}
+
+// Tiled offload (dispatch/offload_tiles.hpp) on matrices far smaller than the device: with 8 MiB
+// of device memory per call and 1 MiB tiles (ptxblas_set_offload_tiling), each routine's calls
+// run in pipelined tiles (strips beside a shared operand, or blocks of C when neither A nor B
+// fits), and a call whose narrowest tiles do not fit runs on the CPU. Results against Netlib;
+// padding rows and the unstored triangle must not change.
+class OffloadTiling {
+ public:
+  OffloadTiling(long long memory_mib, long long tile_mib) { set()(memory_mib, tile_mib); }
+  ~OffloadTiling() { set()(-1, -1); }
+  static int (*set())(long long, long long) {
+    return reinterpret_cast<int (*)(long long, long long)>(ptxblas_symbol("ptxblas_set_offload_tiling"));
+  }
+};
+
+// Elements (i, j) < (rows, cols) where stored(i, j) within tol of want (relative to its largest);
+// every other element of the ld x cols arrays bit for bit unchanged.
+template <class T, class Stored>
+void expect_result(const std::string& what, const std::vector<T>& got, const std::vector<T>& want, int rows, int ld,
+                   double tol, Stored stored) {
+  double scale = 1, err = 0;
+  for (const T& w : want) scale = std::max(scale, std::abs(w));
+  for (std::size_t at = 0; at < got.size(); ++at) {
+    const int i = static_cast<int>(at % ld), j = static_cast<int>(at / ld);
+    if (i < rows && stored(i, j))
+      err = std::max(err, std::abs(got[at] - want[at]));
+    else
+      ASSERT_EQ(std::memcmp(&got[at], &want[at], sizeof(T)), 0) << what << ": (" << i << ", " << j << ") changed";
+  }
+  EXPECT_LT(err / scale, tol) << what;
+}
+
+void expect_tiles(const std::string& what) {
+  const std::string last = last_call();
+  EXPECT_EQ(last.rfind("GPU (", 0), 0u) << what << ": " << last;
+  EXPECT_NE(last.find(" tiles"), std::string::npos) << what << " ran whole: " << last;
+}
+
+TEST(HostOffload, TiledCalls) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(g_config_written);
+  std::mt19937_64 g(test_seed());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto all = [](int, int) { return true; };
+  OffloadTiling tiling(8, 1);
+  {
+    const auto mine = reinterpret_cast<decltype(&dgemm_)>(ptxblas_symbol("dgemm_"));
+    struct Case {
+      char ta, tb;
+      int m, n, k;
+      double beta;
+      bool tiled;  // false: even the narrowest tiles exceed 8 MiB, so the CPU runs it
+    };
+    // Row strips beside B; column strips beside A (C not read: NaN); blocks of C (A and B 5 MB
+    // each: no room for strips beside either); B (6.4 MB) leaves no room for 64-row strips of A
+    // (2.6 MB) and a 128 x 5000 panel of A alone is 5 MB: the CPU.
+    for (const Case& s : {Case{'N', 'N', 700, 600, 300, -0.5, true}, Case{'T', 'N', 300, 650, 280, 0.0, true},
+                          Case{'T', 'T', 900, 900, 700, 1.5, true}, Case{'N', 'T', 1000, 130, 5000, 1.0, false}}) {
+      const bool na = s.ta == 'N', nb = s.tb == 'N';
+      const int lda = (na ? s.m : s.k) + 3, ldb = (nb ? s.k : s.n) + 1, ldc = s.m + 5;
+      auto a = random_vector<double>(static_cast<std::size_t>(lda) * (na ? s.k : s.m), g);
+      auto b = random_vector<double>(static_cast<std::size_t>(ldb) * (nb ? s.n : s.k), g);
+      std::vector<double> c(static_cast<std::size_t>(ldc) * s.n, nan);
+      if (s.beta != 0)
+        for (int j = 0; j < s.n; ++j)
+          for (int i = 0; i < s.m; ++i) c[static_cast<std::size_t>(j) * ldc + i] = std::sin(i + 3.0 * j);
+      auto want = c;
+      const double al = 0.75;
+      const char ta[2] = {s.ta, 0}, tb[2] = {s.tb, 0};
+      dgemm_(ta, tb, &s.m, &s.n, &s.k, &al, a.data(), &lda, b.data(), &ldb, &s.beta, want.data(), &ldc, 1, 1);
+      mine(ta, tb, &s.m, &s.n, &s.k, &al, a.data(), &lda, b.data(), &ldb, &s.beta, c.data(), &ldc, 1, 1);
+      const std::string what = std::string("dgemm ") + s.ta + s.tb + " " + std::to_string(s.m) + "x" +
+                               std::to_string(s.n) + "x" + std::to_string(s.k);
+      if (s.tiled)
+        expect_tiles(what);
+      else
+        EXPECT_NE(last_call().find("do not fit"), std::string::npos) << what << ": " << last_call();
+      expect_result(what, c, want, s.m, ldc, 1e-12, all);
+    }
+  }
+  for (const char uplo : {'L', 'U'}) {  // column blocks of C's triangle beside A
+    const auto mine = reinterpret_cast<decltype(&zherk_)>(ptxblas_symbol("zherk_"));
+    const int n = 500, k = 200, lda = k + 2, ldc = n + 1;
+    auto a = random_vector<zd>(static_cast<std::size_t>(lda) * n, g), c = random_vector<zd>(static_cast<std::size_t>(ldc) * n, g);
+    auto want = c;
+    const double al = -0.5, be = 2;
+    const char u[2] = {uplo, 0};
+    zherk_(u, "C", &n, &k, &al, a.data(), &lda, &be, want.data(), &ldc, 1, 1);
+    mine(u, "C", &n, &k, &al, a.data(), &lda, &be, c.data(), &ldc, 1, 1);
+    expect_tiles(std::string("zherk ") + uplo);
+    expect_result(std::string("zherk ") + uplo, c, want, n, ldc, 1e-12,
+                  [&](int i, int j) { return uplo == 'L' ? i >= j : i <= j; });
+  }
+  {
+    const auto mine = reinterpret_cast<decltype(&dsyr2k_)>(ptxblas_symbol("dsyr2k_"));
+    const int n = 600, k = 150, ld = n + 3, ldc = n;
+    auto a = random_vector<double>(static_cast<std::size_t>(ld) * k, g), b = random_vector<double>(static_cast<std::size_t>(ld) * k, g);
+    auto c = random_vector<double>(static_cast<std::size_t>(ldc) * n, g);
+    auto want = c;
+    const double al = 1.25, be = -1;
+    dsyr2k_("U", "N", &n, &k, &al, a.data(), &ld, b.data(), &ld, &be, want.data(), &ldc, 1, 1);
+    mine("U", "N", &n, &k, &al, a.data(), &ld, b.data(), &ld, &be, c.data(), &ldc, 1, 1);
+    expect_tiles("dsyr2k U N");
+    expect_result("dsyr2k U N", c, want, n, ldc, 1e-12, [](int i, int j) { return i <= j; });
+  }
+  {  // rows of B beside a shared triangle
+    const auto mine = reinterpret_cast<decltype(&dtrsm_)>(ptxblas_symbol("dtrsm_"));
+    const int m = 700, n = 300, lda = n, ldb = m + 2;
+    auto a = random_vector<double>(static_cast<std::size_t>(lda) * n, g), b = random_vector<double>(static_cast<std::size_t>(ldb) * n, g);
+    for (double& x : a) x /= n;
+    for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i) * lda + i] = 1.5;
+    auto want = b;
+    const double al = 2;
+    dtrsm_("R", "L", "N", "N", &m, &n, &al, a.data(), &lda, want.data(), &ldb, 1, 1, 1, 1);
+    mine("R", "L", "N", "N", &m, &n, &al, a.data(), &lda, b.data(), &ldb, 1, 1, 1, 1);
+    expect_tiles("dtrsm RLNN");
+    expect_result("dtrsm RLNN", b, want, m, ldb, 1e-10, all);
+  }
+  {  // columns of B beside a shared triangle
+    const auto mine = reinterpret_cast<decltype(&ztrmm_)>(ptxblas_symbol("ztrmm_"));
+    const int m = 300, n = 400, lda = m + 1, ldb = m;
+    auto a = random_vector<zd>(static_cast<std::size_t>(lda) * m, g), b = random_vector<zd>(static_cast<std::size_t>(ldb) * n, g);
+    auto want = b;
+    const zd al(0.5, -1);
+    ztrmm_("L", "U", "C", "N", &m, &n, &al, a.data(), &lda, want.data(), &ldb, 1, 1, 1, 1);
+    mine("L", "U", "C", "N", &m, &n, &al, a.data(), &lda, b.data(), &ldb, 1, 1, 1, 1);
+    expect_tiles("ztrmm LUCN");
+    expect_result("ztrmm LUCN", b, want, m, ldb, 1e-12, all);
+  }
+  {
+    const auto mine = reinterpret_cast<decltype(&dsymm_)>(ptxblas_symbol("dsymm_"));
+    const int m = 500, n = 700, lda = m, ldb = m + 1, ldc = m + 2;
+    auto a = random_vector<double>(static_cast<std::size_t>(lda) * m, g), b = random_vector<double>(static_cast<std::size_t>(ldb) * n, g);
+    auto c = random_vector<double>(static_cast<std::size_t>(ldc) * n, g);
+    auto want = c;
+    const double al = -1, be = 0.5;
+    dsymm_("L", "L", &m, &n, &al, a.data(), &lda, b.data(), &ldb, &be, want.data(), &ldc, 1, 1);
+    mine("L", "L", &m, &n, &al, a.data(), &lda, b.data(), &ldb, &be, c.data(), &ldc, 1, 1);
+    expect_tiles("dsymm LL");
+    expect_result("dsymm LL", c, want, m, ldc, 1e-12, all);
+  }
+}
+
+// With the device's own memory (three quarters of the free) and 1 MiB tiles: a call that fits is
+// still cut, for the overlap.
+TEST(HostOffload, TiledForOverlap) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(g_config_written);
+  std::mt19937_64 g(test_seed());
+  OffloadTiling tiling(0, 1);
+  const auto mine = reinterpret_cast<decltype(&dgemm_)>(ptxblas_symbol("dgemm_"));
+  const int m = 1200, n = 1100, k = 256, ld = 1200;
+  auto a = random_vector<double>(static_cast<std::size_t>(ld) * k, g), b = random_vector<double>(static_cast<std::size_t>(k) * n, g);
+  auto c = random_vector<double>(static_cast<std::size_t>(ld) * n, g);
+  auto want = c;
+  const double al = 1, be = 1;
+  dgemm_("N", "N", &m, &n, &k, &al, a.data(), &ld, b.data(), &k, &be, want.data(), &ld, 1, 1);
+  mine("N", "N", &m, &n, &k, &al, a.data(), &ld, b.data(), &k, &be, c.data(), &ld, 1, 1);
+  expect_tiles("dgemm NN 1200x1100x256");
+  expect_result("dgemm NN 1200x1100x256", c, want, m, ld, 1e-12, [](int, int) { return true; });
 }
 
 }  // namespace
