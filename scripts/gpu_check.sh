@@ -95,13 +95,28 @@ if [ -x "$BIN/ptxblas_gpu_tests" ]; then
       --gtest_output="xml:$LOGDIR/gpu_tests-$i.xml" >"$LOGDIR/gpu_tests-$i.log" 2>&1 &
     pids+=($!)
   done
+  # Beside them, every Fortran and CBLAS level-3 routine of the CPU tests (all flags and types,
+  # against Netlib) with each call offloaded (issue 6's "the same through the offload path").
+  host_pid=""
+  if [ -x "$BIN/ptxblas_cpu_host_blas_tests" ]; then
+    gpu_xmls+=("$LOGDIR/gpu_tests-host-offloaded.xml")
+    PTXBLAS_CONFIG=testing/cpu_host_blas/offload_always.toml PTXBLAS_EXPECT_GPU=1 \
+      timeout -k 10 "$GPU_TEST_TIMEOUT" "$BIN/ptxblas_cpu_host_blas_tests" --gtest_filter='FortranRoutines/*:Cblas.*' \
+      --gtest_output="xml:$LOGDIR/gpu_tests-host-offloaded.xml" >"$LOGDIR/gpu_tests-host-offloaded.log" 2>&1 &
+    host_pid=$!
+  fi
   gpu_rc=0
   for ((i = 0; i < shards; ++i)); do
     wait "${pids[$i]}"; rc=$?
     [ "$rc" -eq 124 ] && echo "shard $i timed out after $GPU_TEST_TIMEOUT s" >>"$LOGDIR/gpu_tests-$i.log"
     [ "$gpu_rc" -eq 0 ] && gpu_rc=$rc
   done
-  cat "$LOGDIR"/gpu_tests-*.log >"$LOGDIR/gpu_tests.log"
+  if [ -n "$host_pid" ]; then
+    wait "$host_pid"; rc=$?
+    echo "host routines offloaded: exit status $rc" >>"$LOGDIR/gpu_tests-host-offloaded.log"
+    [ "$gpu_rc" -eq 0 ] && gpu_rc=$rc
+  fi
+  cat "$LOGDIR"/gpu_tests-*.log >"$LOGDIR/gpu_tests.log"  # the offloaded host routines' log last
   rm -f "$LOGDIR"/gpu_tests-*.log
   grep -E 'timed out|^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$LOGDIR/gpu_tests.log"
   grep -oE '^\[  FAILED  \] [A-Za-z][A-Za-z0-9_/.]*' "$LOGDIR/gpu_tests.log" | sort -u | head -n 20
