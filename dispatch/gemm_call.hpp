@@ -45,6 +45,10 @@ struct GemmCall {
   // for the first time), and not kept: for steps whose shapes are new on every call, such as a
   // factorization's (perf notes §72).
   bool quick_plan = false;
+  // The caller allows results that depend on the order of additions (cuBLAS's
+  // CUBLAS_ATOMICS_ALLOWED): a split of K may add its slices into C atomically instead of
+  // through a workspace and a reduction kernel (KernelConfig::atomic_add).
+  bool atomics = false;
 };
 
 struct Outcome {

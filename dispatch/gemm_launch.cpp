@@ -11,6 +11,7 @@
 #include "kernel_abi.hpp"
 #include "kernel_cache.hpp"
 #include "load_plan.hpp"
+#include "matrix_helpers_ptx.hpp"
 #include "resources.hpp"
 #include "decision_store.hpp"
 #include "first_sight.hpp"
@@ -115,6 +116,70 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   out.served = true;
   out.detail = gemm.name + " kg=" + std::to_string(plan.kg);  // describe(plan), without rebuilding the name
   return out;
+}
+
+// kg > 1 through atomics (GemmCall::atomics, KernelConfig::atomic_add): C = beta C by the Scale
+// helper (none when beta == 1; beta == 0 writes zeros without reading C), then the slices add
+// alpha times their sums into C. No workspace and no reduction; a failure after the scaling was
+// queued leaves C changed, so it is reported rather than forwarded.
+Outcome run_atomic(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, const Plan& plan,
+                   const GemmKernel& gemm) {
+  Outcome out;
+  Scalars s = scalars_of(call);
+  std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
+  std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c), ws = 0;
+  std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
+  std::int32_t m = static_cast<std::int32_t>(call.m), n = static_cast<std::int32_t>(call.n);
+  std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk);
+  std::int32_t fill = gen::kFillWhole, fill_diag = 0;
+  std::int64_t d_offset = 0;
+  if (call.beta[0] != 1 || call.beta[1] != 0) {
+    CUfunction scale = cached_helper(ctx, {gen::HelperKind::Scale, call.data}, dev.sm, out.detail);
+    if (!scale) return out;
+    void* hp[gen::kHelperParamCount] = {&c, &ldc, &c, &ldc, &m, &n, s.at(2), s.at(3)};
+    if (const CUresult r = launch(d, scale, static_cast<unsigned>((call.m + gen::kHelperThreads - 1) / gen::kHelperThreads),
+                                  static_cast<unsigned>(std::min(call.n, kMaxGridY)), 1, gen::kHelperThreads, call, hp);
+        r != CUDA_SUCCESS) {
+      out.detail = "launch failed: " + cuda_error_text(r);
+      return out;
+    }
+    out.failed = true;  // C is being scaled: from here a failure is an execution failure
+  }
+  void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1), s.at(2),
+                                      s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk, &fill, &fill_diag,
+                                      &d_offset};
+  const auto& cfg = plan.config;
+  if (const CUresult r = launch(d, gemm.fn, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
+                                static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
+                                static_cast<unsigned>(cfg.threads()), call, gp, gemm.dynamic_smem);
+      r != CUDA_SUCCESS) {
+    out.detail = "launch failed: " + cuda_error_text(r);
+    return out;
+  }
+  out.failed = false;
+  out.served = true;
+  out.detail = gemm.name + " kg=" + std::to_string(plan.kg);
+  return out;
+}
+
+// Atomic adds a thread issues at the end of a slice: its accumulators, complex ones twice.
+int reds_per_thread(const gen::KernelConfig& c) {
+  const int acc = c.family == gen::Family::Mma ? c.ms * c.ns / 32 : c.ms * c.ns;
+  return acc * (gen::is_complex(c.data) ? 2 : 1);
+}
+
+// Whether a split plan adds its slices atomically: the caller allows it, host scalars (the
+// scaling of C by beta reads beta on the host), a plain GEMM, a type whose C holds what the
+// slices sum (f32, f64, c32, c64; not wgmma), and at most 16 adds per thread: against the
+// workspace and reduction, tiles of up to 16 gained 2-15% (D and Z, S's ica-64) or lost at most
+// 3% (S), those of 32 to 128 lost up to 29% (S's 256x32 8x8 thread tiles) on the H100 (perf
+// notes §79).
+constexpr int kMaxRedsPerThread = 16;
+bool atomic_split_fits(const GemmCall& call, const Plan& plan) {
+  return call.atomics && plan.kg > 1 && !call.device_scalars && call.fill == gen::kFillWhole &&
+         call.band == gen::kBandNone && !call.d && plan.config.family != gen::Family::Wgmma &&
+         gen::storage_bytes(call.data) == gen::compute_bytes(call.data) &&
+         reds_per_thread(plan.config) <= kMaxRedsPerThread;
 }
 
 Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, const GemmKernel& kernel) {
@@ -233,6 +298,12 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   const VectorCopies v = vectors ? *vectors : vector_copies_fit(call, plan);
   plan.config.vec_copy_a = v.a;
   plan.config.vec_copy_b = v.b;
+  if (atomic_split_fits(call, plan)) {
+    Plan atomic = plan;
+    atomic.config.atomic_add = true;
+    if (const GemmKernel* kernel = cached_kernel(ctx, atomic.config, dev.sm, out.detail))
+      return run_atomic(d, ctx, dev, call, atomic, *kernel);
+  }
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);

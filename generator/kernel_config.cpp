@@ -91,7 +91,8 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
-                      static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2};
+                      static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
+                          c.atomic_add << 3};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -122,6 +123,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.vec_copy_a || c.vec_copy_b) s += !c.vec_copy_b ? "_vca" : !c.vec_copy_a ? "_vcb" : "_vc";
   if (canonical(c).unbounded) s += "_ub";
   if (c.out_of_place) s += "_oop";
+  if (c.atomic_add) s += "_at";
   return s;
 }
 

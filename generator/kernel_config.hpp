@@ -64,6 +64,12 @@ struct KernelConfig {
   // fill, a variant the launcher asks for (TRSM's updates of rows not yet in its scratch write
   // them there, so that no final copy of the solution is needed).
   bool out_of_place = false;
+  // Split-K through atomics: every K slice adds alpha times its sum into C with red.global.add
+  // (C already scaled by beta, once, by the launcher), so no workspace and no reduction kernel.
+  // Like fill, a variant the launcher asks for: only where the caller allows results that depend
+  // on the order of the additions (cuBLAS's CUBLAS_ATOMICS_ALLOWED), for f32, f64, c32 and c64
+  // (C stored in the compute type), SIMT and mma.sync, plain GEMM (no fill, band, out of place).
+  bool atomic_add = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

@@ -108,6 +108,10 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.ml % c.ms != 0 || c.nl % c.ns != 0) return "thread tile does not divide block tile";
   if (c.band < 0 || c.band > 4) return "unknown band";
   if (c.band && c.fill) return "a kernel is either triangular in its output (fill) or in an operand (band)";
+  if (c.atomic_add && (c.family == Family::Wgmma || storage_bytes(c.data) != compute_bytes(c.data)))
+    return "atomic split-K is for f32, f64, c32 and c64 SIMT and mma kernels";
+  if (c.atomic_add && (c.fill || c.band || c.out_of_place))
+    return "atomic split-K is for plain GEMM kernels (no fill, band or out-of-place variant)";
   if (c.family == Family::Wgmma) return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";

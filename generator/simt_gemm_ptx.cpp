@@ -1087,6 +1087,7 @@ class Emitter {
   // beta != 0, so NaN in C cannot survive beta == 0.
   void epilogue() {
     w_.label("L_epilogue");
+    if (c_.atomic_add) return atomic_epilogue();
     ins("@%p_split bra L_partial");
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
@@ -1201,6 +1202,37 @@ class Emitter {
       }
     }
     w_.label("L_c_prefetched");
+  }
+
+  // Atomic split-K (KernelConfig::atomic_add): C += alpha * acc on the thread's elements inside
+  // the matrix, one red.global.add per element (two for complex), in whatever order the slices
+  // arrive; the launcher has applied beta to C before. No workspace, no partial path.
+  void atomic_epilogue() {
+    const std::string ldcb = r("s64", "ldc_bytes"), cbase = r("u64", "c_base"), tmp = r("s64", "c_tmp");
+    ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
+    ins("mul.wide.s32 " + tmp + ", %colbase, 1");
+    ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ldcb);
+    ins("add.s64 " + cbase + ", %gc, " + tmp);
+    ins("mul.wide.s32 " + tmp + ", %rowbase, " + num(t_.es));
+    ins("add.s64 " + cbase + ", " + cbase + ", " + tmp);
+    for (int i = 0; i < acc_rows(); ++i) {
+      const std::string ri = r("s32", "ri" + num(i));
+      ins("add.s32 " + ri + ", %rowbase, " + num(row_off(i)));
+      ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
+    }
+    const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
+    for (int j = 0; j < acc_cols(); ++j) {
+      const Column col = column_of_c(j, cbase, 0);
+      for (int i = 0; i < acc_rows(); ++i) {
+        const std::string p = element_inside(i, col);
+        mul(out, alpha_, acc(i, j));
+        const long long off = static_cast<long long>(row_off(i)) * t_.es;
+        ins("@" + p + " red.global.add." + t_.ct + " [" + col.ptr + "+" + num(off) + "], " + out.re);
+        if (t_.cplx)
+          ins("@" + p + " red.global.add." + t_.ct + " [" + col.ptr + "+" + num(off + t_.part) + "], " + out.im);
+      }
+    }
+    ins("ret");
   }
 
   // Split-K slice: raw sums into the workspace, laid out [z][n][m] in compute precision.

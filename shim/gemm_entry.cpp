@@ -49,6 +49,7 @@ Decision try_serve(const GemmRequest& r) {
   call.ldc = r.ldc;
   call.stream = state->stream;
   call.device_scalars = state->device_scalars;
+  call.atomics = state->atomics;
   if (call.device_scalars) {
     call.alpha_ptr = r.alpha;
     call.beta_ptr = r.beta;

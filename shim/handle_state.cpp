@@ -11,9 +11,11 @@ std::optional<HandleState> read_handle_state(cublasHandle_t handle, std::string&
   using GetStream = cublasStatus_t (*)(cublasHandle_t, cudaStream_t*);
   using GetPointerMode = cublasStatus_t (*)(cublasHandle_t, cublasPointerMode_t*);
   using GetMathMode = cublasStatus_t (*)(cublasHandle_t, cublasMath_t*);
+  using GetAtomicsMode = cublasStatus_t (*)(cublasHandle_t, cublasAtomicsMode_t*);
   static const auto get_stream = real_cublas<GetStream>("cublasGetStream_v2");
   static const auto get_mode = real_cublas<GetPointerMode>("cublasGetPointerMode_v2");
   static const auto get_math = real_cublas<GetMathMode>("cublasGetMathMode");
+  static const auto get_atomics = real_cublas<GetAtomicsMode>("cublasGetAtomicsMode");  // optional
   if (!get_stream || !get_mode || !get_math) {
     why = "real cuBLAS not found";
     return std::nullopt;
@@ -26,6 +28,8 @@ std::optional<HandleState> read_handle_state(cublasHandle_t handle, std::string&
     return std::nullopt;
   }
   s.device_scalars = mode == CUBLAS_POINTER_MODE_DEVICE;
+  cublasAtomicsMode_t atomics = CUBLAS_ATOMICS_NOT_ALLOWED;
+  s.atomics = get_atomics && get_atomics(handle, &atomics) == CUBLAS_STATUS_SUCCESS && atomics == CUBLAS_ATOMICS_ALLOWED;
   return s;
 }
 

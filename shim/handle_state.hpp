@@ -12,6 +12,7 @@ struct HandleState {
   cudaStream_t stream = nullptr;
   bool device_scalars = false;  // CUBLAS_POINTER_MODE_DEVICE
   cublasMath_t math = CUBLAS_DEFAULT_MATH;
+  bool atomics = false;  // CUBLAS_ATOMICS_ALLOWED: results may depend on the order of additions
   bool pedantic() const { return (static_cast<int>(math) & 0xF) == CUBLAS_PEDANTIC_MATH; }
 };
 

@@ -31,6 +31,7 @@ struct Options {
   std::string library = bench::default_library_path();
   std::uint64_t seed = 0;
   bench::RunOptions run;
+  bool atomics = false;
 };
 
 std::vector<bench::Shape> selected_shapes(const Options& o) {
@@ -107,6 +108,9 @@ int main(int argc, char** argv) {
       ->delimiter(';');
   app.add_flag("--beta-one", o.run.beta_one,
                "timed calls with beta = 1 (C read and added to, as LAPACK's updates); the check keeps beta = 0");
+  app.add_flag("--atomics", o.atomics,
+               "the handle allows atomics (cublasSetAtomicsMode ALLOWED), for cuBLAS and ptxblas alike: ptxblas's "
+               "K splits of S, D, C, Z then add their slices into C atomically");
   app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
   app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
       ->capture_default_str();
@@ -129,6 +133,7 @@ int main(int argc, char** argv) {
   CUBLAS_CHECK(cublasCreate(&handle));
   CUDA_CHECK(cudaStreamCreate(&stream));
   CUBLAS_CHECK(cublasSetStream(handle, stream));
+  if (o.atomics) CUBLAS_CHECK(cublasSetAtomicsMode(handle, CUBLAS_ATOMICS_ALLOWED));
   int version = 0;
   CUBLAS_CHECK(cublasGetVersion(handle, &version));
   if (o.seed == 0) o.seed = std::random_device{}() | 1ull;

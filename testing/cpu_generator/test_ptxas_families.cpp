@@ -1,5 +1,5 @@
 // Every catalogued tile x data type x op combination, assembled for sm_80 and sm_90, its
-// triangular-output variant in one layout, the narrow tiles in every layout, and a fixed random
+// triangular-output and atomic split-K variants in one layout, the narrow tiles in every layout, and a fixed random
 // sample of the mma grid (tuner/mma_grid) with random layouts for sm_90.
 #include <gtest/gtest.h>
 
@@ -62,6 +62,21 @@ std::vector<Variant> all_families() {
       c = with_tile(c, t);
       c.fill = true;
       out.push_back({c, 90});
+    }
+    // The atomic split-K variant (KernelConfig::atomic_add) of every catalogued tile of the types
+    // that have one, with three cp.async stages where those are legal (dispatch lowers to them).
+    if (storage_bytes(tv.data) >= 4) {
+      for (const Tile& t : tile_catalog(tv.data)) {
+        KernelConfig c;
+        c.data = tv.data;
+        c.op_a = Op::T;
+        c.op_b = Op::N;
+        c = with_tile(c, t);
+        c.atomic_add = true;
+        out.push_back({c, 90});
+        c.stages = 3;
+        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+      }
     }
     // The triangular-operand variants (TRMM) of every catalogued tile of the level-3 types.
     if (storage_bytes(tv.data) >= 4) {
@@ -270,6 +285,17 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   EXPECT_EQ(why_illegal(both), "");
   both.band = 5;
   EXPECT_NE(why_illegal(both), "");
+  // Atomic split-K: not for f16/bf16 (C stored narrower than it is summed), wgmma, or with a fill.
+  KernelConfig at = with_tile(KernelConfig{}, tile_catalog(DataType::F64).front());
+  at.data = DataType::F64;
+  at.atomic_add = true;
+  EXPECT_EQ(why_illegal(at), "");
+  at.fill = true;
+  EXPECT_NE(why_illegal(at).find("atomic"), std::string::npos);
+  KernelConfig at16 = with_tile(KernelConfig{}, tile_catalog(DataType::F16).front());
+  at16.data = DataType::F16;
+  at16.atomic_add = true;
+  EXPECT_NE(why_illegal(at16).find("atomic"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

@@ -191,6 +191,27 @@ TEST_P(GemmShapes, SplitK) {
   }
 }
 
+// The same split with the handle's atomics allowed (cublasSetAtomicsMode): S, D, C, Z add the
+// slices into C atomically (KernelConfig::atomic_add, "_at" in the kernel name) after C = beta C
+// (beta = 0 over NaN, beta = 1 with no scaling, complex beta); the other types keep the reduction.
+TEST_P(GemmShapes, AtomicSplitK) {
+  const Entry& e = entry_named(GetParam());
+  const ForcedTile split(forced_split(e));
+  ASSERT_TRUE(split.accepted());
+  ASSERT_EQ(cublasSetAtomicsMode(handle_->get(), CUBLAS_ATOMICS_ALLOWED), CUBLAS_STATUS_SUCCESS);
+  const bool atomic = e.elem == Elem::F32 || e.elem == Elem::F64 || e.elem == Elem::C32 || e.elem == Elem::C64;
+  const struct {
+    std::int64_t m, n, k;
+  } shapes[] = {{32, 32, 3000}, {17, 5, 4099}, {64, 48, 2048}, {1, 1, 1000}};
+  int i = 0;
+  for (const auto& s : shapes) {
+    const cublasOperation_t ta = kOps[(i + 1) % 3], tb = kOps[i % 3];
+    const int scalars[] = {0, 1, 2, 4};  // beta 0 (NaN C), 1, complex, 0 with alpha 2
+    run(make(ta, tb, s.m, s.n, s.k, i % 2 == 0, scalars[i]), {}, atomic ? "_at kg=" : " kg=");
+    ++i;
+  }
+}
+
 // Scalars read from device memory (CUBLAS_POINTER_MODE_DEVICE), split-K included.
 TEST_P(GemmShapes, DevicePointerMode) {
   CheckOptions opt;

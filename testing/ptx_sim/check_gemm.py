@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -104,15 +104,17 @@ class Case:
         # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
         # oop: its out-of-place variant (KernelConfig::out_of_place): the result goes to a
         # separate D (same ld), C is only read.
+        # at: its atomic split-K variant (KernelConfig::atomic_add): the slices add alpha times
+        # their sums into C, which the launcher has scaled by beta (here: the host does it).
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
-                       ("_oop" if oop else "") + ("_sm80" if sm80 else ""))
+                       ("_oop" if oop else "") + ("_at" if at else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
-                     (":sm80" if sm80 else ""))
-        self.reduce = reduce_name(t, f16) if kchunk else None
-        self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if kchunk else None
+                     (":at" if at else "") + (":sm80" if sm80 else ""))
+        self.reduce = reduce_name(t, f16) if kchunk and not at else None
+        self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
     def kernels(self):
         return {self.kernel, self.reduce} if self.reduce else {self.kernel}
@@ -283,6 +285,21 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             add("nn out of place split-K", t, "n", "n", small, 11, 9, 3 * u + 1, kchunk=u, kg=4, oop=True)
             add("tn out of place split-K fill upper beta=0", t, "t", "n", small, big, big, 2 * u + 3, kchunk=u,
                 kg=3, fill=FILL_UPPER, beta=0j, oop=True)
+        # Atomic split-K (f32, f64, c32, c64): the slices add alpha times their sums into C
+        # (scaled by beta beforehand), ragged, NaN C with beta = 0, empty and alpha = 0 slices.
+        if t in "sdcz":
+            add("%s split-K atomic 3 slices" % o1, t, o1[0], o1[1], small, ml + 3, nl + 2, 2 * u + 5, kchunk=u,
+                kg=3, at=True)
+            add("nn split-K atomic beta=0 NaN C", t, "n", "n", small, 9, 7, 3 * u + 1, kchunk=2 * u, kg=2,
+                beta=0j, at=True)
+            add("%s split-K atomic empty last slice" % o2, t, o2[0], o2[1], small, 7, 5, 2 * u, kchunk=u, kg=3,
+                at=True)
+            add("tn split-K atomic alpha=0 device alpha", t, "t", "n", small, 6, 7, u + 2, kchunk=u, kg=2,
+                alpha=0j, dev_alpha=True, at=True)
+            add("nt split-K atomic race check", t, "n", "t", small, 11, 5, 2 * u + 1, kchunk=u, kg=3,
+                racecheck=True, at=True)
+            add("tt split-K atomic huge ldc", t, "t", "t", small, 6, 9, 2 * u + 1, kchunk=u, kg=3,
+                pads=(1, 2, 2 ** 31 + 7), at=True)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -380,6 +397,9 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
 # Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("mma_z_cn_32x32x8_16x16_s2_at", "@%v_p_out red.global.add.f64 [%v_c_col0+8], %v_out_i;",
+     "@%v_p_out st.global.f64 [%v_c_col0+8], %v_out_i;", False,
+     "atomic split-K: one imaginary part stored over C instead of added to it"),
     ("simt_c_nn_32x32x8_2x2_v2_s2", "%v_fa0_i, %v_fb0_ni, %v_acc_0_0_r", "%v_fa0_i, %v_fb0_i, %v_acc_0_0_r", False,
      "complex product: sign of ai*bi in one accumulator (swapped fma operand)"),
     ("simt_s_nn_32x32x8_2x2_v2", "setp.lt.s32 %v_pm1, %v_ri1, %v_m;", "setp.le.s32 %v_pm1, %v_ri1, %v_m;", True,
@@ -594,7 +614,16 @@ def _run_case(c, ptx_dir):
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile)
     grid = (-(-m // ml), -(-n // nl), c.kg)
-    if c.kchunk:
+    if c.at:
+        # The launcher's scaling of C by beta (zeros without reading it for beta == 0), then the
+        # slices' atomic adds: C read and written inside m x n, whatever beta is.
+        for j in range(n):
+            for i in range(m):
+                ti.put(mem, C.at(i, j), 0 if beta_zero else ti.cround(beta * C.val[i, j]))
+        C.allow(mem, mem.W | mem.R, None)
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, c.kchunk or k] +
+                      fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+    elif c.kchunk:
         ws_bytes = c.kg * m * n * ti.cb
         ws = mem.alloc(ws_bytes, fill=b"\xff")
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
@@ -625,6 +654,8 @@ def _run_case(c, ptx_dir):
             if c.fill & FILL_HERMITIAN and i - j == c.fill_diag:
                 ref = complex(ref.real, 0)  # a Hermitian result's diagonal is real
             bound = (abs(alpha) * mag if product_read else 0) + (0 if beta_zero else abs(beta) * abs(cij))
+            if c.at and not beta_zero:  # beta C rounded to C's type before the slices add to it
+                bound += abs(beta) * abs(cij)
             tol = 4 * (k + c.kg + 4) * ti.eps * bound + ti.out_eps * abs(ref) + ti.out_abs
             got = ti.get(mem, D.at(i, j))
             err = abs(got - ref)
@@ -654,6 +685,8 @@ def describe(c):
         s += " band=%s columns from %d" % (BAND_SUFFIX[c.band], c.fill_diag)
     if c.oop:
         s += " out of place"
+    if c.at:
+        s += " atomic split-K"
     if c.racecheck:
         s += " racecheck"
     return s

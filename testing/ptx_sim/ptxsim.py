@@ -1181,6 +1181,20 @@ class Kernel:
         self._need(key)
         return ["%s(%s, %s)" % (key, addr, ", ".join(vals))]
 
+    def _i_red(self, mods, ops, ins):
+        # Atomic add into global memory (atomic split-K epilogues). Threads run one at a time
+        # here, so a load, the add and the store (which rounds an f32 sum) are the atomic update.
+        self._nops(ops, 2)
+        if len(mods) != 3 or mods[:2] != ["global", "add"] or mods[2] not in ("f32", "f64"):
+            raise PtxError("only red.global.add.f32 / .f64 are supported")
+        t = _TYPES[mods[2]]
+        addr = self._address(ops[0], "global")
+        fmt = re.sub(r"\W", "_", self._fmt(t, 1))
+        load, store = "_GL" + fmt, "_GS" + fmt
+        self._need(load)
+        self._need(store)
+        return ["_a = %s" % addr, "%s(_a, %s(_a)[0] + %s)" % (store, load, self._val(ops[1], t))]
+
     # Translation is shared by plain and race-checking launches: the race-checking variant is a
     # second translation (see _variant).
     racecheck_slots = False
