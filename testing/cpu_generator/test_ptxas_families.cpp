@@ -52,14 +52,18 @@ std::vector<Variant> all_families() {
             c.op_b = b;
             out.push_back({with_tile(c, t), sm});
           }
-    // The triangular-output variant (SYRK-type launches) of every catalogued tile, one layout.
-    for (const Tile& t : tile_catalog(tv.data)) {
+    // The tile `t` of this type in one layout.
+    const auto in_layout = [&](const Tile& t, Op a, Op b) {
       KernelConfig c;
       c.data = tv.data;
       c.scalar_f16 = tv.f16_scalars;
-      c.op_a = Op::N;
-      c.op_b = Op::T;
-      c = with_tile(c, t);
+      c.op_a = a;
+      c.op_b = b;
+      return with_tile(c, t);
+    };
+    // The triangular-output variant (SYRK-type launches) of every catalogued tile, one layout.
+    for (const Tile& t : tile_catalog(tv.data)) {
+      KernelConfig c = in_layout(t, Op::N, Op::T);
       c.fill = true;
       out.push_back({c, 90});
     }
@@ -67,11 +71,7 @@ std::vector<Variant> all_families() {
     // that have one, with three cp.async stages where those are legal (dispatch lowers to them).
     if (storage_bytes(tv.data) >= 4) {
       for (const Tile& t : tile_catalog(tv.data)) {
-        KernelConfig c;
-        c.data = tv.data;
-        c.op_a = Op::T;
-        c.op_b = Op::N;
-        c = with_tile(c, t);
+        KernelConfig c = in_layout(t, Op::T, Op::N);
         c.atomic_add = true;
         out.push_back({c, 90});
         c.stages = 3;
