@@ -131,6 +131,24 @@ TEST(HostOffload, FortranRoutinesOnTheGpu) {
   }
 }
 
+// Elements (i, j) < (rows, cols) where stored(i, j) within tol of want (relative to its largest;
+// NaN fails); every other element of the ld x cols arrays bit for bit unchanged.
+template <class T, class Stored>
+void expect_result(const std::string& what, const std::vector<T>& got, const std::vector<T>& want, int rows, int ld,
+                   double tol, Stored stored) {
+  double scale = 1, err = 0;
+  for (const T& w : want) scale = std::max(scale, std::abs(w));
+  for (std::size_t at = 0; at < got.size(); ++at) {
+    const int i = static_cast<int>(at % ld), j = static_cast<int>(at / ld);
+    if (i < rows && stored(i, j)) {
+      const double d = std::abs(got[at] - want[at]);
+      if (!(d <= err)) err = d;  // NaN too (std::max would drop it)
+    } else
+      ASSERT_EQ(std::memcmp(&got[at], &want[at], sizeof(T)), 0) << what << ": (" << i << ", " << j << ") changed";
+  }
+  EXPECT_LT(err / scale, tol) << what;
+}
+
 // Matrices larger than one 32 MiB staging buffer go through it in chunks of columns, and a
 // column larger than the buffer by the plain copies; outputs with beta == 0 are not copied over
 // (so NaN there must not matter); nothing outside the written part of C (padding rows, the other
@@ -164,17 +182,7 @@ TEST(HostOffload, StagedCopiesInChunks) {
     gemm("N", "N", &s.m, &s.n, &s.k, &al, a.data(), &lda, b.data(), &ldb, &s.beta, c.data(), &s.ldc, 1, 1);
     const std::string what = "dgemm m=" + std::to_string(s.m) + " n=" + std::to_string(s.n);
     expect_gpu(what);
-    double err = 0;
-    for (int j = 0; j < s.n; ++j) {
-      for (int i = 0; i < s.ldc; ++i) {
-        const std::size_t at = static_cast<std::size_t>(j) * s.ldc + i;
-        if (i >= s.m)
-          ASSERT_TRUE(std::isnan(c[at])) << what << ": padding row " << i << " of column " << j << " changed";
-        else
-          err = std::max(err, std::abs(c[at] - want[at]));
-      }
-    }
-    EXPECT_LT(err, 1e-12) << what;
+    expect_result(what, c, want, s.m, s.ldc, 1e-12, [](int, int) { return true; });  // padding rows: NaN kept
   }
   for (const char uplo : {'U', 'L'}) {
     const int n = 2200, k = 50, lda = n + 3, ldc = n + 3;  // C: 38.8 MB, two chunks
@@ -188,19 +196,8 @@ TEST(HostOffload, StagedCopiesInChunks) {
     dsyrk_(u, "N", &n, &k, &al, a.data(), &lda, &be, want.data(), &ldc, 1, 1);
     syrk(u, "N", &n, &k, &al, a.data(), &lda, &be, c.data(), &ldc, 1, 1);
     expect_gpu(std::string("dsyrk ") + uplo);
-    double err = 0;
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i < ldc; ++i) {
-        const std::size_t at = static_cast<std::size_t>(j) * ldc + i;
-        const bool stored = i < n && (uplo == 'U' ? i <= j : i >= j);
-        if (stored)
-          err = std::max(err, std::abs(c[at] - want[at]));
-        else
-          ASSERT_EQ(std::memcmp(&c[at], &want[at], sizeof(double)), 0)
-              << "dsyrk " << uplo << ": (" << i << ", " << j << ") outside the stored triangle changed";
-      }
-    }
-    EXPECT_LT(err, 1e-11) << "dsyrk " << uplo;
+    expect_result(std::string("dsyrk ") + uplo, c, want, n, ldc, 1e-11,
+                  [&](int i, int j) { return uplo == 'U' ? i <= j : i >= j; });
   }
 }
 
@@ -217,23 +214,6 @@ class OffloadTiling {
     return reinterpret_cast<int (*)(long long, long long)>(ptxblas_symbol("ptxblas_set_offload_tiling"));
   }
 };
-
-// Elements (i, j) < (rows, cols) where stored(i, j) within tol of want (relative to its largest);
-// every other element of the ld x cols arrays bit for bit unchanged.
-template <class T, class Stored>
-void expect_result(const std::string& what, const std::vector<T>& got, const std::vector<T>& want, int rows, int ld,
-                   double tol, Stored stored) {
-  double scale = 1, err = 0;
-  for (const T& w : want) scale = std::max(scale, std::abs(w));
-  for (std::size_t at = 0; at < got.size(); ++at) {
-    const int i = static_cast<int>(at % ld), j = static_cast<int>(at / ld);
-    if (i < rows && stored(i, j))
-      err = std::max(err, std::abs(got[at] - want[at]));
-    else
-      ASSERT_EQ(std::memcmp(&got[at], &want[at], sizeof(T)), 0) << what << ": (" << i << ", " << j << ") changed";
-  }
-  EXPECT_LT(err / scale, tol) << what;
-}
 
 void expect_tiles(const std::string& what) {
   const std::string last = last_call();
