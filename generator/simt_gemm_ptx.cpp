@@ -1093,21 +1093,7 @@ class Emitter {
     const std::string bz = is_zero(beta_, "p_beta_zero");
     if (wgmma_)
       emit_wgmma_staged_store(w_, c_, [this](int i, int j) { return acc(i, j).re; }, alpha_.re, beta_.re, bz);
-    const std::string rowi = "%rowbase", colj = "%colbase";
-    const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
-    ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
-    ins("mul.wide.s32 " + tmp + ", " + colj + ", 1");
-    ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ldcb);
-    ins("add.s64 " + cptr + ", %gc, " + tmp);
-    ins("mul.wide.s32 " + tmp + ", " + rowi + ", " + num(t_.es));
-    ins("add.s64 " + cptr + ", " + cptr + ", " + tmp);
-    const std::string cbase = r("u64", "c_base");
-    ins("mov.u64 " + cbase + ", " + cptr);
-    for (int i = 0; i < acc_rows(); ++i) {
-      const std::string ri = r("s32", "ri" + num(i));
-      ins("add.s32 " + ri + ", " + rowi + ", " + num(row_off(i)));
-      ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
-    }
+    const std::string cbase = c_base_and_rows();
     // (Read again here rather than kept live through the main loop.)
     if (c_.fill) read_fill();
     if (c_.out_of_place) ins("ld.param.s64 " + r("s64", "d_off") + ", [p_d_offset]");
@@ -1204,22 +1190,31 @@ class Emitter {
     w_.label("L_c_prefetched");
   }
 
-  // Atomic split-K (KernelConfig::atomic_add): C += alpha * acc on the thread's elements inside
-  // the matrix, one red.global.add per element (two for complex), in whatever order the slices
-  // arrive; the launcher has applied beta to C before. No workspace, no partial path.
-  void atomic_epilogue() {
-    const std::string ldcb = r("s64", "ldc_bytes"), cbase = r("u64", "c_base"), tmp = r("s64", "c_tmp");
+  // The address of C's element at the thread's first row and column (%c_base; %ldc_bytes and
+  // %c_tmp set for column_of_c) and whether each of its accumulator rows lies inside M (%pm<i>).
+  std::string c_base_and_rows() {
+    const std::string ldcb = r("s64", "ldc_bytes"), cptr = r("u64", "c_col"), tmp = r("s64", "c_tmp");
     ins("mul.lo.s64 " + ldcb + ", %ldc, " + num(t_.es));
     ins("mul.wide.s32 " + tmp + ", %colbase, 1");
     ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ldcb);
-    ins("add.s64 " + cbase + ", %gc, " + tmp);
+    ins("add.s64 " + cptr + ", %gc, " + tmp);
     ins("mul.wide.s32 " + tmp + ", %rowbase, " + num(t_.es));
-    ins("add.s64 " + cbase + ", " + cbase + ", " + tmp);
+    ins("add.s64 " + cptr + ", " + cptr + ", " + tmp);
+    const std::string cbase = r("u64", "c_base");
+    ins("mov.u64 " + cbase + ", " + cptr);
     for (int i = 0; i < acc_rows(); ++i) {
       const std::string ri = r("s32", "ri" + num(i));
       ins("add.s32 " + ri + ", %rowbase, " + num(row_off(i)));
       ins("setp.lt.s32 " + r("pred", "pm" + num(i)) + ", " + ri + ", %m");
     }
+    return cbase;
+  }
+
+  // Atomic split-K (KernelConfig::atomic_add): C += alpha * acc on the thread's elements inside
+  // the matrix, one red.global.add per element (two for complex), in whatever order the slices
+  // arrive; the launcher has applied beta to C before. No workspace, no partial path.
+  void atomic_epilogue() {
+    const std::string cbase = c_base_and_rows();
     const Value out{ct("out_r"), t_.cplx ? ct("out_i") : ""};
     for (int j = 0; j < acc_cols(); ++j) {
       const Column col = column_of_c(j, cbase, 0);
