@@ -7,6 +7,7 @@
 #include "config.hpp"
 #include "gpu_engine.hpp"
 #include "offload_copy.hpp"
+#include "offload_policy.hpp"
 #include "offload_session.hpp"
 
 namespace ptxblas::dispatch {
@@ -38,6 +39,13 @@ std::size_t memory_budget(const TileLimits& lim, const OffloadDevice& dev) {
   if (!d->cuMemGetInfo || d->cuMemGetInfo(&free, &total) != CUDA_SUCCESS)
     return std::numeric_limits<std::size_t>::max() / 4;  // unknown: allocation failures tell
   return (free + dev.kept_bytes()) / 4 * 3;
+}
+
+// Tiles for overlap pay where the kernels take a fair share of the copies' time (policy
+// estimates): a k = 512 update of a 16384² C (kernels ~1/16 of the copies) ran 9-17% slower in
+// tiles than whole, dsyrk with k = 4096 (~2/5) 1.6x faster (perf notes §78).
+bool overlap_pays(double flops, std::size_t bytes) {
+  return flops / host::kGpuFlopsPerSecond >= 0.2 * static_cast<double>(bytes) / host::kLinkBytesPerSecond;
 }
 
 // The tiles of `work` that fit: its shared operands (twice where the routine makes scratch of
@@ -165,7 +173,7 @@ void set_tile_limits(std::int64_t memory_mib, std::int64_t tile_mib) {
   g_tile_mib.store(tile_mib < 0 ? -1 : tile_mib);
 }
 
-OffloadResult offload_tiled(int ordinal, gen::DataType t, const std::vector<HostOperand>& whole,
+OffloadResult offload_tiled(int ordinal, gen::DataType t, double flops, const std::vector<HostOperand>& whole,
                             const HostBody& body, const std::vector<TiledWork>& ways, std::string& why,
                             OffloadTimes* times) {
   OffloadTimes local;
@@ -178,7 +186,8 @@ OffloadResult offload_tiled(int ordinal, gen::DataType t, const std::vector<Host
   const TileLimits lim = tile_limits();
   const std::size_t total = bytes_of(whole, es), budget = memory_budget(lim, *dev);
   const bool fits = 2 * total <= budget;  // the operands and scratch of their size
-  if (fits && (lim.tile_bytes == 0 || total <= 2 * lim.tile_bytes || ways.empty()))
+  if (fits &&
+      (lim.tile_bytes == 0 || total <= 2 * lim.tile_bytes || ways.empty() || !overlap_pays(flops, total)))
     return run_whole(*dev, *session, t, whole, body, why, tm, t0);
   if (dev->pipeline_ready()) {
     for (const TiledWork& work : ways) {

@@ -46,10 +46,11 @@ TileLimits tile_limits();
 // Overrides ptxblas.toml's limits for the process; a negative value returns to ptxblas.toml's.
 void set_tile_limits(std::int64_t memory_mib, std::int64_t tile_mib);
 
-// The call on the GPU: whole (offload()) when its operands fit the device memory and are no more
-// than two tiles' worth, else through the first way whose tiles fit, pipelined. A failure
-// before any tile was copied back leaves the host untouched (NotRun); after, Failed.
-OffloadResult offload_tiled(int ordinal, gen::DataType t, const std::vector<HostOperand>& whole,
+// The call (`flops` of arithmetic) on the GPU: whole (offload()) when its operands fit the device
+// memory and are no more than two tiles' worth, or its kernels would hide little of the copies,
+// else through the first way whose tiles fit, pipelined. A failure before any tile was copied
+// back leaves the host untouched (NotRun); after, Failed.
+OffloadResult offload_tiled(int ordinal, gen::DataType t, double flops, const std::vector<HostOperand>& whole,
                             const HostBody& body, const std::vector<TiledWork>& ways, std::string& why,
                             OffloadTimes* times = nullptr);
 

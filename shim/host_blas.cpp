@@ -124,7 +124,7 @@ void run_host(const HostCall& call, const std::function<void(void*)>& cpu, const
     if (where.where == host::Where::Gpu) {
       dispatch::OffloadTimes tm;
       const std::vector<dispatch::TiledWork> ways = call.tiles ? call.tiles() : std::vector<dispatch::TiledWork>{};
-      switch (dispatch::offload_tiled(cfg.gpu_device, call.data, call.operands, body, ways, why, &tm)) {
+      switch (dispatch::offload_tiled(cfg.gpu_device, call.data, call.flops, call.operands, body, ways, why, &tm)) {
         case dispatch::OffloadResult::Done:
           record_served(call.shape,
                         "GPU (" + where.why + "; " + phase_times(tm) + (call.gpu_note ? "; " + call.gpu_note() : "") + ")");

@@ -201,10 +201,11 @@ TEST(HostOffload, StagedCopiesInChunks) {
   }
 }
 
-// Tiled offload (dispatch/offload_tiles.hpp) on matrices far smaller than the device: with 8 MiB
-// of device memory per call and 1 MiB tiles (ptxblas_set_offload_tiling), each routine's calls
-// run in pipelined tiles (strips beside a shared operand, or blocks of C when neither A nor B
-// fits), and a call whose narrowest tiles do not fit runs on the CPU. Results against Netlib;
+// Tiled offload (dispatch/offload_tiles.hpp) on matrices far smaller than the device: with 4 MiB
+// of device memory per call and 1 MiB tiles (ptxblas_set_offload_tiling), each routine's calls,
+// too large to run whole (operands and scratch of their size over 4 MiB), run in pipelined tiles
+// (strips beside a shared operand, or blocks of C when neither A nor B leaves room for strips),
+// and a call whose narrowest tiles do not fit runs on the CPU. Results against Netlib;
 // padding rows and the unstored triangle must not change.
 class OffloadTiling {
  public:
@@ -227,20 +228,20 @@ TEST(HostOffload, TiledCalls) {
   std::mt19937_64 g(test_seed());
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto all = [](int, int) { return true; };
-  OffloadTiling tiling(8, 1);
+  OffloadTiling tiling(4, 1);
   {
     const auto mine = reinterpret_cast<decltype(&dgemm_)>(ptxblas_symbol("dgemm_"));
     struct Case {
       char ta, tb;
       int m, n, k;
       double beta;
-      bool tiled;  // false: even the narrowest tiles exceed 8 MiB, so the CPU runs it
+      bool tiled;  // false: even the narrowest tiles exceed 4 MiB, so the CPU runs it
     };
-    // Row strips beside B; column strips beside A (C not read: NaN); blocks of C (A and B 5 MB
-    // each: no room for strips beside either); B (6.4 MB) leaves no room for 64-row strips of A
-    // (2.6 MB) and a 128 x 5000 panel of A alone is 5 MB: the CPU.
+    // Row strips beside B; column strips beside A (C not read: NaN); blocks of C (A and B 2.3 MB
+    // each: no room for 64-wide strips beside either); B (6.4 MB) cannot be shared and a 128 x
+    // 5000 panel of A alone is 5 MB: the CPU.
     for (const Case& s : {Case{'N', 'N', 700, 600, 300, -0.5, true}, Case{'T', 'N', 300, 650, 280, 0.0, true},
-                          Case{'T', 'T', 900, 900, 700, 1.5, true}, Case{'N', 'T', 1000, 130, 5000, 1.0, false}}) {
+                          Case{'T', 'T', 900, 900, 300, 1.5, true}, Case{'N', 'T', 1000, 130, 5000, 1.0, false}}) {
       const bool na = s.ta == 'N', nb = s.tb == 'N';
       const int lda = (na ? s.m : s.k) + 3, ldb = (nb ? s.k : s.n) + 1, ldc = s.m + 5;
       auto a = random_vector<double>(static_cast<std::size_t>(lda) * (na ? s.k : s.m), g);
@@ -303,7 +304,7 @@ TEST(HostOffload, TiledCalls) {
   }
   {  // columns of B beside a shared triangle
     const auto mine = reinterpret_cast<decltype(&ztrmm_)>(ptxblas_symbol("ztrmm_"));
-    const int m = 300, n = 400, lda = m + 1, ldb = m;
+    const int m = 200, n = 400, lda = m + 1, ldb = m;
     auto a = random_vector<zd>(static_cast<std::size_t>(lda) * m, g), b = random_vector<zd>(static_cast<std::size_t>(ldb) * n, g);
     auto want = b;
     const zd al(0.5, -1);
@@ -314,7 +315,7 @@ TEST(HostOffload, TiledCalls) {
   }
   {
     const auto mine = reinterpret_cast<decltype(&dsymm_)>(ptxblas_symbol("dsymm_"));
-    const int m = 500, n = 700, lda = m, ldb = m + 1, ldc = m + 2;
+    const int m = 256, n = 700, lda = m, ldb = m + 1, ldc = m + 2;
     auto a = random_vector<double>(static_cast<std::size_t>(lda) * m, g), b = random_vector<double>(static_cast<std::size_t>(ldb) * n, g);
     auto c = random_vector<double>(static_cast<std::size_t>(ldc) * n, g);
     auto want = c;
@@ -327,13 +328,31 @@ TEST(HostOffload, TiledCalls) {
 }
 
 // With the device's own memory (three quarters of the free) and 1 MiB tiles: a call that fits is
-// still cut, for the overlap.
+// cut for the overlap when its kernels take a fair share of the copies' time (a 3000^3 dgemm, its
+// tiles against the same call run whole), and runs whole when they would not (a k = 256 update,
+// against Netlib).
 TEST(HostOffload, TiledForOverlap) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(g_config_written);
   std::mt19937_64 g(test_seed());
-  OffloadTiling tiling(0, 1);
   const auto mine = reinterpret_cast<decltype(&dgemm_)>(ptxblas_symbol("dgemm_"));
+  {
+    const int n = 3000;
+    const std::size_t nn = static_cast<std::size_t>(n) * n;
+    auto a = random_vector<double>(nn, g), b = random_vector<double>(nn, g), c = random_vector<double>(nn, g);
+    auto whole = c;
+    const double al = 0.5, be = -1;
+    {
+      OffloadTiling no_tiles(0, 0);
+      mine("N", "T", &n, &n, &n, &al, a.data(), &n, b.data(), &n, &be, whole.data(), &n, 1, 1);
+      EXPECT_EQ(last_call().find(" tiles"), std::string::npos) << last_call();
+    }
+    OffloadTiling tiling(0, 1);
+    mine("N", "T", &n, &n, &n, &al, a.data(), &n, b.data(), &n, &be, c.data(), &n, 1, 1);
+    expect_tiles("dgemm NT 3000^3");
+    expect_result("dgemm NT 3000^3 (tiles against whole)", c, whole, n, n, 1e-12, [](int, int) { return true; });
+  }
+  OffloadTiling tiling(0, 1);
   const int m = 1200, n = 1100, k = 256, ld = 1200;
   auto a = random_vector<double>(static_cast<std::size_t>(ld) * k, g), b = random_vector<double>(static_cast<std::size_t>(k) * n, g);
   auto c = random_vector<double>(static_cast<std::size_t>(ld) * n, g);
@@ -341,7 +360,8 @@ TEST(HostOffload, TiledForOverlap) {
   const double al = 1, be = 1;
   dgemm_("N", "N", &m, &n, &k, &al, a.data(), &ld, b.data(), &k, &be, want.data(), &ld, 1, 1);
   mine("N", "N", &m, &n, &k, &al, a.data(), &ld, b.data(), &k, &be, c.data(), &ld, 1, 1);
-  expect_tiles("dgemm NN 1200x1100x256");
+  EXPECT_EQ(last_call().rfind("GPU (", 0), 0u) << last_call();
+  EXPECT_EQ(last_call().find(" tiles"), std::string::npos) << "a copy-bound call was cut: " << last_call();
   expect_result("dgemm NN 1200x1100x256", c, want, m, ld, 1e-12, [](int, int) { return true; });
 }
 
