@@ -171,4 +171,8 @@ CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::stri
   return cached(ctx, gen::row_swaps_name(data), [&] { return gen::generate_row_swaps(data, sm); }, error);
 }
 
+CUfunction cached_lu_columns(CUcontext ctx, gen::DataType data, int sm, std::string& error) {
+  return cached(ctx, gen::lu_columns_name(data), [&] { return gen::generate_lu_columns(data, sm); }, error);
+}
+
 }  // namespace ptxblas::dispatch

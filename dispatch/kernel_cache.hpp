@@ -45,5 +45,7 @@ CUfunction cached_inverse(CUcontext ctx, gen::DataType data, bool lower, bool un
 CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int half, int sm, std::string& error);
 // The row interchange kernel (LU's laswp, matrix_helpers_ptx.hpp).
 CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::string& error);
+// LU's column steps (getf2 by kernel, matrix_helpers_ptx.hpp).
+CUfunction cached_lu_columns(CUcontext ctx, gen::DataType data, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

@@ -28,6 +28,17 @@
 //   grid:   x = ceil(n / kRowSwapThreads)
 //   for r = 0 .. count - 1 in turn, rows r and piv[r] (s32, 0-based, >= r) of a's n columns are
 //   swapped; piv is only read, a only inside rows [0, max piv] of its n columns.
+// LU column steps (lu_columns_ptx.cpp; LAPACK's getf2 on an m x w block, m >= w), kLuThreads
+// threads, launched for j = 0 .. w (j = w only when m > w), in order on one stream:
+//   params: u64 a, s64 lda, s32 m, s32 w, s32 j, u64 piv, s32 offset, s32 left, s32 width, u64 work
+//   grid:   x = ceil((m - j) / kLuThreads) (rows j .. m - 1); dynamic shared memory:
+//           lu_columns_smem_bytes()
+//   j > 0: column j - 1 below its pivot row divided by the pivot (not when the pivot is 0), then
+//   rows j .. m - 1 of columns j .. w - 1 less that column times the pivot row. j < w: the pivot
+//   of column j (rows j .. m - 1, the largest |re| + |im|, the first of equals, NaN never unless
+//   nothing else) -> piv[j] = offset + its row, and rows j and the pivot swapped in columns
+//   -left .. width - left - 1 (the whole panel around the block). work: lu_columns_work_bytes(grid
+//   x) bytes whose first 4 (a counter) are 0 before the first launch; the launches leave them 0.
 #pragma once
 
 #include <string>
@@ -55,6 +66,8 @@ inline constexpr int kDoublingThreads = 256;
 inline constexpr int kDoublingParamCount = 7;
 inline constexpr int kRowSwapThreads = 256;
 inline constexpr int kRowSwapParamCount = 5;
+inline constexpr int kLuThreads = 256;
+inline constexpr int kLuParamCount = 10;
 
 std::string helper_name(const MatrixHelper& h);
 GeneratedKernel generate_matrix_helper(const MatrixHelper& h, int sm);
@@ -73,5 +86,10 @@ GeneratedKernel generate_inverse_doubling(DataType data, bool lower, int half, i
 
 std::string row_swaps_name(DataType data);
 GeneratedKernel generate_row_swaps(DataType data, int sm);
+
+std::string lu_columns_name(DataType data);
+GeneratedKernel generate_lu_columns(DataType data, int sm);
+int lu_columns_smem_bytes();
+int lu_columns_work_bytes(long long blocks);
 
 }  // namespace ptxblas::gen

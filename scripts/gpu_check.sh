@@ -105,12 +105,20 @@ if [ -x "$BIN/ptxblas_gpu_tests" ]; then
       --gtest_output="xml:$LOGDIR/gpu_tests-host-offloaded.xml" >"$LOGDIR/gpu_tests-host-offloaded.log" 2>&1 &
     host_pid=$!
   fi
+  # The factorization tests again with LU's panels on the host (lapack.lu_panels = "host").
+  gpu_xmls+=("$LOGDIR/gpu_tests-lu-host.xml")
+  PTXBLAS_TEST_LU_PANELS=host timeout -k 10 "$GPU_TEST_TIMEOUT" "$BIN/ptxblas_gpu_tests" --gtest_filter='Factorizations.*' \
+    --gtest_output="xml:$LOGDIR/gpu_tests-lu-host.xml" >"$LOGDIR/gpu_tests-lu-host.log" 2>&1 &
+  lu_host_pid=$!
   gpu_rc=0
   for ((i = 0; i < shards; ++i)); do
     wait "${pids[$i]}"; rc=$?
     [ "$rc" -eq 124 ] && echo "shard $i timed out after $GPU_TEST_TIMEOUT s" >>"$LOGDIR/gpu_tests-$i.log"
     [ "$gpu_rc" -eq 0 ] && gpu_rc=$rc
   done
+  wait "$lu_host_pid"; rc=$?
+  echo "LU panels on the host: exit status $rc" >>"$LOGDIR/gpu_tests-lu-host.log"
+  [ "$gpu_rc" -eq 0 ] && gpu_rc=$rc
   if [ -n "$host_pid" ]; then
     wait "$host_pid"; rc=$?
     echo "host routines offloaded: exit status $rc" >>"$LOGDIR/gpu_tests-host-offloaded.log"

@@ -184,7 +184,8 @@ void getrf(fint m, fint n, T* a, fint lda, int* ipiv, int* info) {
       call, [&](void* f) { reinterpret_cast<GetrfFn>(f)(m, n, a, lda, ipiv, &result); },
       [&](blas3::Engine& e, const std::vector<blas3::MatView>& v) {
         CpuOnlyScope cpu_only;
-        result = blas3::getrf(e, lp.host_factor(), *m, *n, v[0], ipiv, panel(), &times);
+        result = blas3::getrf(e, lp.host_factor(), *m, *n, v[0], ipiv, panel(), &times,
+                              host::config().lapack_lu_panels_on_gpu ? blas3::LuPanels::Engine : blas3::LuPanels::Host);
       });
   *info = result;
 }

@@ -1,7 +1,9 @@
 #include "cpu_engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -165,6 +167,38 @@ class CpuEngine final : public Engine {
     for (std::int64_t r = 0; r < count; ++r)
       if (pivots[r] != r)
         for (std::int64_t j = 0; j < n; ++j) std::swap(at(a, r, j), at(a, pivots[r], j));
+  }
+  void swap_rows_engine(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count) override {
+    swap_rows(n, a, pivots, count);
+  }
+  bool has_lu_columns() const override { return true; }
+  // The GPU kernel's steps (lu_columns_ptx.cpp) as loops, in the same order.
+  void lu_columns(std::int64_t m, std::int64_t w, MatView a, std::int32_t* pivots, std::int64_t offset,
+                  std::int64_t left, std::int64_t width) override {
+    using R = typename Real<T>::type;
+    const MatView panel{static_cast<T*>(a.p) - left * a.ld, a.ld};
+    for (std::int64_t j = 0; j < w; ++j) {
+      R best = -2;
+      std::int64_t p = j;
+      for (std::int64_t i = j; i < m; ++i) {
+        const T v = at(a, i, j);
+        R key = std::abs(std::real(v)) + std::abs(std::imag(v));
+        if (key != key) key = -1;
+        if (key > best) best = key, p = i;
+      }
+      pivots[j] = static_cast<std::int32_t>(offset + p);
+      if (p != j)
+        for (std::int64_t c = 0; c < width; ++c) std::swap(at(panel, j, c), at(panel, p, c));
+      const T d = at(a, j, j);
+      if (d != T{}) {
+        const bool tiny = !kComplex<T> && std::abs(std::real(d)) < std::numeric_limits<R>::min();
+        const T inv = T(1) / d;
+        for (std::int64_t i = j + 1; i < m; ++i)
+          at(a, i, j) = kComplex<T> || tiny ? at(a, i, j) / d : at(a, i, j) * inv;
+      }
+      for (std::int64_t c = j + 1; c < w; ++c)
+        for (std::int64_t i = j + 1; i < m; ++i) at(a, i, c) -= at(a, i, j) * at(a, j, c);
+    }
   }
   void* host_buffer(std::size_t bytes) override { return ::operator new(std::max<std::size_t>(bytes, 1)); }
   void release_host_buffer(void* p) override { ::operator delete(p); }

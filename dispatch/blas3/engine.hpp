@@ -101,6 +101,19 @@ class Engine {
   // in turn, rows r and pivots[r] (0-based, relative to a's first row, >= r) are swapped. pivots:
   // host memory (best from host_buffer), unchanged until the next wait_host().
   virtual void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count);
+  // swap_rows with the pivots in the engine's memory (as lu_columns writes them).
+  virtual void swap_rows_engine(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count);
+  // Whether lu_columns runs here (then getrf factors its panels on the engine, no host LAPACK).
+  virtual bool has_lu_columns() const { return false; }
+  // LAPACK's unblocked LU (getf2) of the m x w block a (m >= w), column by column in order: the
+  // pivot (largest |re| + |im| in the column at or below the diagonal, the first of equals, NaN
+  // only when nothing else), its row swapped with the diagonal's across the panel's `width`
+  // columns, which start `left` columns before a; the column below divided by the pivot (not when
+  // it is 0; reals as LAPACK: times its reciprocal unless below the safe minimum); the rank-1
+  // update of the block's columns to the right. pivots[i] = offset + column i's pivot row
+  // (relative to a's first row), in the engine's memory (e.g. scratch).
+  virtual void lu_columns(std::int64_t m, std::int64_t w, MatView a, std::int32_t* pivots, std::int64_t offset,
+                          std::int64_t left, std::int64_t width);
   // Host memory for panels: page-locked where the engine can (copies then overlap its steps).
   virtual void* host_buffer(std::size_t bytes);
   virtual void release_host_buffer(void* p);
@@ -118,6 +131,13 @@ class Engine {
 
 inline void Engine::swap_rows(std::int64_t, MatView, const std::int32_t*, std::int64_t) {
   throw EngineError("this engine has no row interchanges");
+}
+inline void Engine::swap_rows_engine(std::int64_t, MatView, const std::int32_t*, std::int64_t) {
+  throw EngineError("this engine has no row interchanges");
+}
+inline void Engine::lu_columns(std::int64_t, std::int64_t, MatView, std::int32_t*, std::int64_t, std::int64_t,
+                               std::int64_t) {
+  throw EngineError("this engine has no LU column steps");
 }
 inline void* Engine::host_buffer(std::size_t) { throw EngineError("this engine has no host buffers"); }
 inline void Engine::release_host_buffer(void*) {}

@@ -2,7 +2,9 @@
 // only the panels factored by the host's LAPACK (BTO's idea: a whole sequence of BLAS calls kept
 // on the device, MAGMA's hybrid split). The matrix stays in the engine's memory; each step copies
 // one panel to the host and back, and the next panel's copy and factorization overlap the GEMM of
-// the rest (look-ahead). Results are LAPACK's up to rounding, with its INFO and IPIV conventions.
+// the rest (look-ahead). getrf's panels can also stay on the engine (LuPanels::Engine, its own
+// column kernel; perf notes §80). Results are LAPACK's up to rounding, with its INFO and IPIV
+// conventions.
 #pragma once
 
 #include <functional>
@@ -33,9 +35,14 @@ struct FactorTimes {
 int potrf(Engine& e, const HostFactor& host, Uplo uplo, std::int64_t n, MatView a, std::int64_t nb,
           FactorTimes* times = nullptr);
 
+// Where getrf factors its m x nb panels: on the engine (recursively, the columns by
+// Engine::lu_columns; engines without it use the host) or by the host's LAPACK (hybrid, with
+// look-ahead).
+enum class LuPanels { Engine, Host };
+
 // P A = L U (m x n), right-looking in blocks of nb as the reference dgetrf; ipiv as LAPACK's.
 // Returns INFO: 0, or i + 1 for the first exactly zero U(i, i) (the factorization completes).
 int getrf(Engine& e, const HostFactor& host, std::int64_t m, std::int64_t n, MatView a, int* ipiv, std::int64_t nb,
-          FactorTimes* times = nullptr);
+          FactorTimes* times = nullptr, LuPanels panels = LuPanels::Engine);
 
 }  // namespace ptxblas::blas3

@@ -111,28 +111,58 @@ class GpuEngine final : public blas3::Engine {
 
   void swap_rows(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count) override {
     if (n == 0 || count == 0) return;
+    // The pivots through stream-ordered scratch; a copy from pageable memory has read the host
+    // array when it returns.
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(std::int32_t);
+    Scratch piv(*this, static_cast<std::int64_t>((bytes + gen::storage_bytes(t_) - 1) / gen::storage_bytes(t_)), 1);
+    const auto dp = reinterpret_cast<CUdeviceptr>(piv.view().p);
+    const CUDA_MEMCPY2D c = pitched(true, const_cast<std::int32_t*>(pivots), bytes, dp, bytes, bytes, 1);
+    if (const CUresult r = d_->cuMemcpy2DAsync(&c, stream_); r != CUDA_SUCCESS)
+      throw EngineError("row interchanges: " + cuda_error_text(r));
+    swap_rows_engine(n, a, static_cast<const std::int32_t*>(piv.view().p), count);
+  }
+
+  void swap_rows_engine(std::int64_t n, MatView a, const std::int32_t* pivots, std::int64_t count) override {
+    if (n == 0 || count == 0) return;
     if (n > INT32_MAX || count > INT32_MAX) throw EngineError("row interchanges beyond 32-bit sizes");
     std::string why;
     CUfunction fn = cached_row_swaps(ctx_, t_, dev_.sm, why);
     if (!fn) throw EngineError(why);
-    // The pivots through stream-ordered scratch; a copy from pageable memory has read the host
-    // array when it returns.
-    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(std::int32_t);
-    CUdeviceptr piv = 0;
-    if (const CUresult r = d_->cuMemAllocAsync(&piv, bytes, stream_); r != CUDA_SUCCESS)
-      throw EngineError("row interchanges: " + cuda_error_text(r));
-    const CUDA_MEMCPY2D c = pitched(true, const_cast<std::int32_t*>(pivots), bytes, piv, bytes, bytes, 1);
-    CUresult r = d_->cuMemcpy2DAsync(&c, stream_);
-    if (r == CUDA_SUCCESS) {
-      std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), pp = piv;
-      std::int64_t lda = a.ld;
-      std::int32_t n32 = static_cast<std::int32_t>(n), c32 = static_cast<std::int32_t>(count);
-      void* params[gen::kRowSwapParamCount] = {&ap, &lda, &pp, &n32, &c32};
-      r = d_->cuLaunchKernel(fn, static_cast<unsigned>((n + gen::kRowSwapThreads - 1) / gen::kRowSwapThreads), 1, 1,
-                             gen::kRowSwapThreads, 1, 1, 0, stream_, params, nullptr);
+    std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), pp = reinterpret_cast<std::uint64_t>(pivots);
+    std::int64_t lda = a.ld;
+    std::int32_t n32 = static_cast<std::int32_t>(n), c32 = static_cast<std::int32_t>(count);
+    void* params[gen::kRowSwapParamCount] = {&ap, &lda, &pp, &n32, &c32};
+    launch(fn, static_cast<unsigned>((n + gen::kRowSwapThreads - 1) / gen::kRowSwapThreads), 1,
+           gen::kRowSwapThreads, params);
+    note_write(a);
+  }
+
+  bool has_lu_columns() const override { return true; }
+
+  // One launch a column (and one after the last), in order on the stream (matrix_helpers_ptx.hpp).
+  void lu_columns(std::int64_t m, std::int64_t w, MatView a, std::int32_t* pivots, std::int64_t offset,
+                  std::int64_t left, std::int64_t width) override {
+    if (w == 0) return;
+    if (m > INT32_MAX || offset + m > INT32_MAX || width > INT32_MAX || w > m)
+      throw EngineError("LU columns beyond 32-bit sizes");
+    std::string why;
+    CUfunction fn = cached_lu_columns(ctx_, t_, dev_.sm, why);
+    if (!fn) throw EngineError(why);
+    const std::int64_t blocks = (m + gen::kLuThreads - 1) / gen::kLuThreads, es = gen::storage_bytes(t_);
+    Scratch work(*this, (gen::lu_columns_work_bytes(blocks) + es - 1) / es, 1);
+    scale(1, 1, {}, work.view());  // the kernels' counter starts at 0
+    std::uint64_t ap = reinterpret_cast<std::uint64_t>(a.p), pp = reinterpret_cast<std::uint64_t>(pivots),
+                  wp = reinterpret_cast<std::uint64_t>(work.view().p);
+    std::int64_t lda = a.ld;
+    std::int32_t m32 = static_cast<std::int32_t>(m), w32 = static_cast<std::int32_t>(w), j32 = 0,
+                 off32 = static_cast<std::int32_t>(offset), left32 = static_cast<std::int32_t>(left),
+                 width32 = static_cast<std::int32_t>(width);
+    void* params[gen::kLuParamCount] = {&ap, &lda, &m32, &w32, &j32, &pp, &off32, &left32, &width32, &wp};
+    for (std::int64_t j = 0; j <= w && j < m; ++j) {
+      j32 = static_cast<std::int32_t>(j);
+      launch(fn, static_cast<unsigned>((m - j + gen::kLuThreads - 1) / gen::kLuThreads), 1, gen::kLuThreads, params,
+             static_cast<unsigned>(gen::lu_columns_smem_bytes()));
     }
-    d_->cuMemFreeAsync(piv, stream_);
-    if (r != CUDA_SUCCESS) throw EngineError("row interchanges: " + cuda_error_text(r));
     note_write(a);
   }
 

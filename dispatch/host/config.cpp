@@ -105,7 +105,7 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
                        std::to_string(kMaxBenchmarkTopK) + "; using 0");
   }
   if (const toml::table* lapack = t["lapack"].as_table()) {
-    unknown_keys(*lapack, {"panel", "cpu_calls"}, "lapack.", source, errors);
+    unknown_keys(*lapack, {"panel", "cpu_calls", "lu_panels"}, "lapack.", source, errors);
     std::int64_t panel = c.lapack_panel;
     read_value(*lapack, "panel", panel, source, errors);
     if (panel >= 32 && panel <= 1024)
@@ -119,6 +119,12 @@ Config parse_config(const std::string& text, const std::string& source, std::vec
     else if (const toml::node* n = lapack->get("cpu_calls"))
       errors.push_back(where(source, *n) +
                        ": 'lapack.cpu_calls' must be \"cpu-blas\" or \"program\"; using \"cpu-blas\"");
+    std::string lu = c.lapack_lu_panels_on_gpu ? "gpu" : "host";
+    read_value(*lapack, "lu_panels", lu, source, errors);
+    if (lu == "gpu" || lu == "host")
+      c.lapack_lu_panels_on_gpu = lu == "gpu";
+    else if (const toml::node* n = lapack->get("lu_panels"))
+      errors.push_back(where(source, *n) + ": 'lapack.lu_panels' must be \"gpu\" or \"host\"; using \"gpu\"");
   }
   if (const toml::table* paths = t["paths"].as_table()) {
     unknown_keys(*paths, {"models", "cache"}, "paths.", source, errors);

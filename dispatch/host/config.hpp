@@ -33,6 +33,8 @@ struct Config {
   std::int64_t lapack_panel = 256;           // columns per panel of the GPU factorizations (32-1024)
   bool lapack_program_first = false;         // ?potrf_/?getrf_ kept on the CPU: the program's LAPACK
                                              // before the CPU BLAS library's (lapack.cpu_calls)
+  bool lapack_lu_panels_on_gpu = true;       // getrf's panels by the GPU's column kernel, not the
+                                             // host's LAPACK (lapack.lu_panels)
   OffloadRule default_rule;
   std::map<std::string, OffloadRule> rules;  // per routine: gemm symm hemm syrk herk syr2k her2k trmm trsm potrf getrf
 

@@ -82,7 +82,8 @@ void check_potrf(bool lower, std::int64_t n, std::int64_t nb, std::int64_t bad) 
 }
 
 template <class T>
-void check_getrf(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t zero_col) {
+void check_getrf(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t zero_col,
+                 LuPanels panels = LuPanels::Engine) {
   std::mt19937_64 rng(99 + m * 7 + n + nb);
   const std::int64_t ld = m + 2;
   std::vector<T> a(static_cast<std::size_t>(ld * n));
@@ -93,7 +94,7 @@ void check_getrf(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t z
   const std::size_t mn = static_cast<std::size_t>(std::min(m, n));
   std::vector<int> ipiv(mn, -7), want_piv(mn, -7);
   auto e = make_cpu_engine(data_type<T>(), 64);
-  const int info = getrf(*e, builtin_host<T>(), m, n, {a.data(), ld}, ipiv.data(), nb);
+  const int info = getrf(*e, builtin_host<T>(), m, n, {a.data(), ld}, ipiv.data(), nb, nullptr, panels);
   EXPECT_EQ(info, builtin_getrf(m, n, want.data(), ld, want_piv.data()));
   EXPECT_EQ(ipiv, want_piv);
   for (std::int64_t j = 0; j < n; ++j)
@@ -128,10 +129,18 @@ TYPED_TEST(Factorizations, LuInPanels) {
   check_getrf<TypeParam>(45, 37, 8, -1);  // tall: the last panel 5 wide
   check_getrf<TypeParam>(37, 45, 8, -1);  // wide: columns right of the last panel
   check_getrf<TypeParam>(9, 9, 16, -1);
+  // Panels wider than the column steps: recursive halves (80 = 32 + 48, 48 = 32 + 16).
+  check_getrf<TypeParam>(130, 100, 80, -1);
+  check_getrf<TypeParam>(70, 120, 64, -1);  // wide
+  // The hybrid form: every panel by the host's LAPACK.
+  check_getrf<TypeParam>(45, 37, 8, -1, LuPanels::Host);
+  check_getrf<TypeParam>(130, 100, 80, -1, LuPanels::Host);
 }
 
 TYPED_TEST(Factorizations, LuReportsTheFirstZeroPivotAndCompletes) {
   check_getrf<TypeParam>(40, 40, 8, 11);  // INFO 12, the factorization goes on
+  check_getrf<TypeParam>(100, 100, 64, 40);  // inside a recursive panel
+  check_getrf<TypeParam>(40, 40, 8, 11, LuPanels::Host);
 }
 
 }  // namespace

@@ -75,6 +75,16 @@ TEST(PtxasHelpers, RowSwapsAssemble) {
     }
 }
 
+TEST(PtxasHelpers, LuColumnsAssemble) {
+  for (DataType t : kTypes)
+    for (int sm : {80, 90}) {
+      const auto k = ptxblas::gen::generate_lu_columns(t, sm);
+      expect_clean(k, sm);
+      EXPECT_EQ(k.resources.threads, ptxblas::gen::kLuThreads);
+      EXPECT_EQ(k.dynamic_smem, ptxblas::gen::lu_columns_smem_bytes());
+    }
+}
+
 // The widest inverse whose tile fits 227 KiB (sm_90's opt-in maximum): S, D, C 128; Z 64 (its
 // 128-wide tile needs ~268 KiB).
 TEST(PtxasHelpers, InverseWidthsFitSharedMemory) {

@@ -30,6 +30,7 @@ level = "info"
 [lapack]
 panel = 128
 cpu_calls = "program"
+lu_panels = "host"
 [offload]
 default = 1e8
 gemm = "always"
@@ -49,6 +50,7 @@ syrk = 5e9
   EXPECT_EQ(c.log_level, "info");
   EXPECT_EQ(c.lapack_panel, 128);
   EXPECT_TRUE(c.lapack_program_first);
+  EXPECT_FALSE(c.lapack_lu_panels_on_gpu);
   EXPECT_EQ(c.rule("gemm").mode, OffloadRule::Mode::Always);
   EXPECT_EQ(c.rule("trsm").mode, OffloadRule::Mode::Never);
   EXPECT_EQ(c.rule("syrk").min_flops, 5e9);
@@ -77,6 +79,7 @@ benchmark_top_k = 99
 [lapack]
 panel = 8
 cpu_calls = "sometimes"
+lu_panels = "cpu"
 )", "bad.toml", errors);
   const Config d;
   EXPECT_EQ(c.cpu_blas, d.cpu_blas);
@@ -88,7 +91,8 @@ cpu_calls = "sometimes"
   EXPECT_EQ(c.benchmark_top_k, 0);
   EXPECT_EQ(c.lapack_panel, d.lapack_panel);
   EXPECT_FALSE(c.lapack_program_first);
-  ASSERT_EQ(errors.size(), 12u);
+  EXPECT_TRUE(c.lapack_lu_panels_on_gpu);
+  ASSERT_EQ(errors.size(), 13u);
   auto mentions = [&](const std::string& key, const std::string& line) {
     for (const std::string& e : errors)
       if (e.find(key) != std::string::npos && e.find("bad.toml:" + line) != std::string::npos) return true;
@@ -106,6 +110,7 @@ cpu_calls = "sometimes"
   EXPECT_TRUE(mentions("'dispatch.benchmark_top_k'", "17"));
   EXPECT_TRUE(mentions("'lapack.panel'", "19"));
   EXPECT_TRUE(mentions("'lapack.cpu_calls'", "20"));
+  EXPECT_TRUE(mentions("'lapack.lu_panels'", "21"));
 }
 
 TEST(Config, BadTileLimitsKeepDefaults) {

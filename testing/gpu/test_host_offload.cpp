@@ -48,7 +48,11 @@ std::string& config_path() {
 }
 
 const bool g_config_written = [] {
-  std::ofstream(config_path()) << "[offload]\ndefault = \"always\"\n";
+  std::ofstream config(config_path());
+  config << "[offload]\ndefault = \"always\"\n";
+  // gpu_check.sh's second run of the factorization tests: LU's panels on the host.
+  if (const char* lu = std::getenv("PTXBLAS_TEST_LU_PANELS")) config << "[lapack]\nlu_panels = \"" << lu << "\"\n";
+  config.close();
   std::atexit([] { std::remove(config_path().c_str()); });
   return setenv("PTXBLAS_CONFIG", config_path().c_str(), 1) == 0;
 }();

@@ -51,8 +51,9 @@ TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
 
 KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling",
-              "w": "swap rows"}
+              "w": "swap rows", "l": "lu columns"}
 ROW_SWAP_THREADS = 256  # generator/matrix_helpers_ptx.hpp kRowSwapThreads
+LU_THREADS = 256        # generator/matrix_helpers_ptx.hpp kLuThreads
 COMPUTE_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
 
 
@@ -69,6 +70,8 @@ def kernel_name(kind, t, lower, herm, unit, width=32):
         return "tri_dbl%d_%s_%s" % (2 * width, t, "l" if lower else "u")
     if kind == "w":
         return "swap_rows_%s" % t
+    if kind == "l":
+        return "lu_columns_%s" % t
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
     if kind in "yt":
@@ -87,6 +90,8 @@ def kernel_spec(kind, t, lower, herm, unit, width=32):
         return "doubling:%s:%d:%s" % (t, width, "l" if lower else "u")
     if kind == "w":
         return "swap:%s" % t
+    if kind == "l":
+        return "lu:%s" % t
     s = "helper:%s:%s" % (kind, t)
     if kind in "yt":
         s += ":l" if lower else ":u"
@@ -99,7 +104,7 @@ def kernel_spec(kind, t, lower, herm, unit, width=32):
 
 class Case:
     def __init__(self, name, kind, t, m, n, lower=True, herm=False, unit=False, s=0j, gy=None,
-                 pads=(1, 2), seed=0, width=32):
+                 pads=(1, 2), seed=0, width=32, left=0, ties=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.herm = herm and TYPES[t].cplx
@@ -121,6 +126,8 @@ class Case:
             return 2 * self.n * self.width * 256 // 8
         if self.kind == "w":
             return self.n * self.m
+        if self.kind == "l":
+            return (self.n + 1) * 256 * -(-self.m // 256) * (self.n + 8)
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -183,6 +190,16 @@ def build_cases():
     for t in "sdcz":
         add("m=11 n=5 count=7", "w", t, 11, 5, width=7)
     add("m=9 n=300 count=9", "w", "d", 9, 300, width=9)
+    # LU column steps: a block of n columns inside a wider panel (left / right of it swapped too);
+    # m > 256 rows (two blocks find candidates, the last one picks), m == n (no final launch);
+    # ties, a zero column (no scaling, the factorization goes on) and NaN (never a pivot).
+    for t in "sdcz":
+        add("m=300 w=5 panel 9 at 2", "l", t, 300, 5, width=9, left=2)
+    add("m=7 w=7 panel 7", "l", "d", 7, 7, width=7, left=0)
+    for t in "sz":  # w > 8: the update's columns in two batches, the second partial
+        add("m=30 w=11 panel 13 at 1", "l", t, 30, 11, width=13, left=1)
+    add("m=40 w=6 ties zero NaN", "l", "d", 40, 6, width=8, left=1, ties=True)
+    add("m=520 w=3 ties zero NaN", "l", "c", 520, 3, width=3, left=0, ties=True)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
@@ -192,6 +209,16 @@ def build_cases():
 # Deliberate bugs planted in copies of the helper and inverse kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("lu_columns_d", "setp.eq.u32 %v_p_last, %v_done, %v_nb1;", "setp.eq.u32 %v_p_last, %v_done, 0;", True,
+     "LU: the first block to finish picks the pivot (before the others left their candidates)"),
+    ("lu_columns_d", "setp.lt.and.s32 %v_p_eq, %v_idx2, %v_idx, %v_p_eq;",
+     "setp.gt.and.s32 %v_p_eq, %v_idx2, %v_idx, %v_p_eq;", True, "LU: the last of equal candidates chosen"),
+    ("lu_columns_z", "sub.s32 %v_sc, %v_sc, %v_left;", "", True,
+     "LU: the panel's columns left of the block not swapped"),
+    ("lu_columns_s", "@%v_p_t0 st.global.u32 [%v_work], 0;", "", True,
+     "LU: the block counter not reset for the next launch"),
+    ("lu_columns_z", "add.s32 %v_c, %v_c, 8;", "add.s32 %v_c, %v_c, 7;", True,
+     "LU: the update's batches overlap (a column updated twice)"),
     ("mat_y_c_l_herm", "  neg.f32 %v_v_i, %v_v_i;\n", "", True,
      "Hermitian mirror without conjugation"),
     ("swap_rows_d", "st.global.b64 [%v_other_at], %v_x;", "", True,
@@ -286,7 +313,97 @@ def _run_swaps(c, ptx_dir):
     return simcheck.wrong(bad)
 
 
+def _lu_model(P, m, w, width, left, offset, ti):
+    """LAPACK's getf2 on columns left .. left + w - 1 of the m x width panel P (a dict), the
+    kernel's rules: pivot = first largest |re| + |im| of rows j .. m - 1 (NaN never), rows
+    swapped across the panel, the column divided by a nonzero pivot (real: times its reciprocal
+    unless below the safe minimum), rank-1 update of the block's columns to the right."""
+    tiny = 2.0 ** -1022 if ti.f64 else 2.0 ** -126
+    piv = []
+    for j in range(w):
+        col = left + j
+        best, idx = -2.0, None
+        for i in range(j, m):
+            v = P[i, col]
+            k = abs(v.real) + abs(v.imag)
+            if k != k:
+                k = -1.0
+            if k > best:
+                best, idx = k, i
+        piv.append(idx + offset)
+        for c in range(width):
+            P[j, c], P[idx, c] = P[idx, c], P[j, c]
+        d = P[j, col]
+        if d != 0:
+            for i in range(j + 1, m):
+                if ti.cplx or abs(d.real) < tiny:
+                    P[i, col] = P[i, col] / d
+                else:
+                    P[i, col] = P[i, col] * (1.0 / d.real)
+        for c in range(col + 1, left + w):
+            for i in range(j + 1, m):
+                P[i, c] = P[i, c] - P[i, col] * P[j, c]
+    return piv
+
+
+def _run_lu(c, ptx_dir):
+    """The LU column kernel launched as dispatch/blas3/gpu_engine.cpp does (j = 0 .. w, the last
+    only when m > w), on a block inside a wider panel; pivots exact, values within rounding of
+    the model; nothing outside the panel's m rows, the w pivots and the work array touched."""
+    ti = TYPES[c.t]
+    rng = random.Random(c.seed * 7919 + 11)
+    m, w, width, left, offset = c.m, c.n, c.width, c.left, 3
+    mem = ptxsim.Memory()
+
+    def value(i, j):
+        if c.ties and j == left:      # column 0: the largest magnitude twice, the first must win
+            return {4: 2.0, 9: -2.0, 2: complex(1.5, 0.5) if ti.cplx else 2.0}.get(i, uniform(rng, ti))
+        if c.ties and j == left + 2:  # column 2 all zero: pivot 0, no scaling
+            return 0j
+        if c.ties and j == left + 1 and i == 12:  # NaN in column 1 (and its row from then on)
+            return complex(float("nan"), 0)
+        return uniform(rng, ti)
+
+    A = Matrix(mem, ti, m, width, m + c.pads[0], value)
+    A.allow(mem, mem.R | mem.W)
+    pa = mem.alloc(4 * w, perm=mem.W)
+    mem.set_perm(pa, 4 * w, mem.R | mem.W)
+    mem.write(pa, b"\xff" * (4 * w))
+    mem.set_perm(pa, 4 * w, mem.W)
+    blocks = -(-m // LU_THREADS)
+    wb = 16 * (1 + blocks)
+    work = mem.alloc(wb, perm=mem.R | mem.W)
+    mem.write(work, b"\x00" * 4 + b"\xee" * (wb - 4))
+    P = dict(A.val)
+    want_piv = _lu_model(P, m, w, width, left, offset, ti)
+    k = kernel(ptx_dir, c.kernel)
+    block_at = A.at(0, left)
+    for j in range(w + 1):
+        if j == w and m == w:
+            break
+        ptxsim.launch(k, [block_at, A.ld, m, w, j, pa, offset, left, width, work], mem,
+                      (-(-(m - j) // LU_THREADS), 1, 1), (LU_THREADS, 1, 1))
+    mem.set_perm(pa, 4 * w, mem.R)
+    got_piv = [int.from_bytes(mem.read_bytes(pa + 4 * i, 4), "little", signed=True) for i in range(w)]
+    bad = [] if got_piv == want_piv else ["pivots %s, expected %s" % (got_piv, want_piv)]
+    for j in range(width):
+        for i in range(m):
+            got, want = ti.get(mem, A.at(i, j)), P[i, j]
+            if want != want:  # NaN (complex NaN compares unequal to itself)
+                if got == got:
+                    bad.append("a(%d,%d) = %s, expected NaN" % (i, j, _fmt(got)))
+                continue
+            if abs(got - want) > 64 * m * ti.eps * (1 + abs(want)):
+                bad.append("a(%d,%d) = %s, expected %s" % (i, j, _fmt(got), _fmt(want)))
+    bad += ["padding (%d,%d) changed" % ij for ij in A.changed(mem, lambda i, j: i >= m)]
+    if mem.read_bytes(work, 4) != b"\x00" * 4:
+        bad.append("work counter not left at 0")
+    return simcheck.wrong(bad)
+
+
 def _run_case(c, ptx_dir):
+    if c.kind == "l":
+        return _run_lu(c, ptx_dir)
     if c.kind == "w":
         return _run_swaps(c, ptx_dir)
     if c.kind == "i":

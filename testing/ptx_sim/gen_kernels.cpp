@@ -111,6 +111,10 @@ GeneratedKernel generate(const std::string& spec) {
     if (f.size() != 2) throw std::invalid_argument("bad swap spec");
     return generate_row_swaps(type_of(f[1]), kSm);
   }
+  if (!f.empty() && f[0] == "lu") {
+    if (f.size() != 2) throw std::invalid_argument("bad lu spec");
+    return generate_lu_columns(type_of(f[1]), kSm);
+  }
   if (!f.empty() && f[0] == "doubling") {
     if (f.size() != 4 || (f[3] != "l" && f[3] != "u")) throw std::invalid_argument("bad doubling spec");
     return generate_inverse_doubling(type_of(f[1]), f[3] == "l", std::stoi(f[2]), kSm);

@@ -1195,6 +1195,27 @@ class Kernel:
         self._need(store)
         return ["_a = %s" % addr, "%s(_a, %s(_a)[0] + %s)" % (store, load, self._val(ops[1], t))]
 
+    def _i_atom(self, mods, ops, ins):
+        # atom.global.add.u32 d, [a], b: d = the old value (the last-block counter of the LU column
+        # kernel). One thread at a time here, so the load, add and store are the atomic update.
+        self._nops(ops, 3)
+        if mods != ["global", "add", "u32"]:
+            raise PtxError("only atom.global.add.u32 is supported")
+        t = _TYPES["u32"]
+        addr = self._address(ops[1], "global")
+        fmt = re.sub(r"\W", "_", self._fmt(t, 1))
+        load, store = "_GL" + fmt, "_GS" + fmt
+        self._need(load)
+        self._need(store)
+        return ["_a = %s" % addr, "_o = %s(_a)[0]" % load,
+                "%s(_a, (_o + %s) & 0xffffffff)" % (store, self._val(ops[2], t))] + self._assign(ops[0], "_o", t)
+
+    def _i_membar(self, mods, ops, ins):
+        # Blocks run one after another and threads one at a time: memory is always ordered.
+        if mods != ["gl"] or ops:
+            raise PtxError("only membar.gl is supported")
+        return ["pass"]
+
     # Translation is shared by plain and race-checking launches: the race-checking variant is a
     # second translation (see _variant).
     racecheck_slots = False

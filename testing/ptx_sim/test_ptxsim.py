@@ -238,7 +238,7 @@ L_top:
 class Faults(unittest.TestCase):
     def test_unknown_instruction_raises_at_translation(self):
         for ins in ("popc.b32 %a, %a;", "add.sat.s32 %a, %a, 1;", "fma.rz.f32 %f, %f, %f, %f;",
-                    "cvt.rz.f16.f32 %h, %f;", "ld.local.f32 %f, [%a];", "atom.global.add.u32 %a, [%d], 1;",
+                    "cvt.rz.f16.f32 %h, %f;", "ld.local.f32 %f, [%a];", "atom.global.cas.b32 %a, [%d], 1, 2;",
                     "mul.s32 %a, %a, %a;", "setp.lo.s32 %p, %a, %a;", "bar.sync 0, 64;"):
             with self.assertRaises(PtxError, msg=ins):
                 kernel("  " + ins + "\n", {"a": "u32", "f": "f32", "h": "b16", "d": "u64", "p": "pred"})
