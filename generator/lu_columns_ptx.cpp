@@ -4,6 +4,7 @@
 // row, so each thread block leaves its best candidate in a work array and the last block to
 // finish (an atomic counter) picks the pivot and swaps the two rows across the whole panel.
 #include <string>
+#include <vector>
 
 #include "helper_emitter.hpp"
 #include "matrix_helpers_ptx.hpp"
@@ -19,7 +20,6 @@ constexpr int kKeyBytes = 8;          // shared slot of a candidate's |value| (f
 constexpr int kIndexAt = kT * kKeyBytes;  // shared candidates' rows
 constexpr int kFlagAt = kIndexAt + kT * 4;  // "this block is the last", then the pivot row
 constexpr int kSlotBytes = 16;        // work array: candidate |value| at +0, row at +8
-constexpr int kBatch = 8;             // columns of the rank-1 update loaded together
 
 std::string neg_two(const TypeInfo& t) { return t.ct == "f64" ? "0dC000000000000000" : "0fC0000000"; }
 // LAPACK's dlamch('S') / slamch('S'): the smallest normal number.
@@ -101,11 +101,41 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   e.ins("sub.s32 " + e.r("s32", "p") + ", %j, 1");
   const std::string d_at = e.address("d_at", "%a", "%lda", "%p", "%p");
   const std::string x_at = e.address("x_at", "%a", "%lda", "%row", "%p");
+  // The columns in batches: every load of a batch issued before its stores (the first batch's
+  // with the pivot's), so a thread waits for memory once a batch, not once a column (§80).
+  const int batch = t.es == 16 ? 8 : 16;
+  e.ins("mov.s32 " + e.r("s32", "c") + ", %j");
+  e.ins("add.u64 " + e.r("u64", "u_at") + ", " + d_at + ", %step");
+  e.ins("add.u64 " + e.r("u64", "y_at") + ", " + x_at + ", %step");
+  e.ins("mul.lo.s64 " + e.r("s64", "bstep") + ", %step, " + num(batch));
+  std::vector<Value> ys(batch), us(batch);
+  std::vector<std::string> ya(batch), pk(batch);
+  for (int k = 0; k < batch; ++k) {
+    ys[k] = e.value("y" + num(k));
+    us[k] = e.value("u" + num(k));
+    ya[k] = e.r("u64", "ya" + num(k));
+    pk[k] = e.r("pred", "p_k" + num(k));
+  }
+  auto load_batch = [&] {
+    e.ins("setp.eq.s32 " + e.r("pred", "p_first") + ", %c, %j");
+    e.ins("mov.u64 " + e.r("u64", "ua") + ", %u_at");
+    for (int k = 0; k < batch; ++k) {
+      e.ins("add.s32 " + e.r("s32", "ck") + ", %c, " + num(k));
+      e.ins("setp.lt.s32 " + pk[k] + ", %ck, %w");
+      e.ins(k == 0 ? "mov.u64 " + ya[k] + ", %y_at" : "add.u64 " + ya[k] + ", " + ya[k - 1] + ", %step");
+      if (k > 0) e.ins("add.u64 %ua, %ua, %step");
+      e.set(ys[k], t.zero, t.zero);  // columns past w compute on zeros and store nothing
+      e.set(us[k], t.zero, t.zero);
+      e.load(us[k], "%ua", pk[k]);
+      e.load(ys[k], ya[k], pk[k]);
+    }
+  };
+  load_batch();
   e.load(d, d_at);
   e.load(x, x_at);
   e.ins("setp.eq." + ct + " " + e.r("pred", "p_dz") + ", " + d.re + ", " + t.zero);
   if (t.cplx) e.ins("setp.eq.and." + ct + " %p_dz, " + d.im + ", " + t.zero + ", %p_dz");
-  e.ins("@%p_dz bra L_scaled");
+  e.ins("@%p_dz bra L_update");
   if (t.cplx) {
     e.divide(x, x, d);
   } else {
@@ -117,36 +147,9 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
     e.ins("@!%p_tiny mul.rn." + ct + " " + x.re + ", " + x.re + ", %dinv");
   }
   e.store(x, x_at);
-  e.label("L_scaled");
-  // The columns in batches of kBatch: every load of a batch issued before its stores, so a
-  // thread waits for memory once a batch rather than once a column (perf notes §80).
-  e.ins("mov.s32 " + e.r("s32", "c") + ", %j");
-  e.ins("add.u64 " + e.r("u64", "u_at") + ", " + d_at + ", %step");
-  e.ins("add.u64 " + e.r("u64", "y_at") + ", " + x_at + ", %step");
-  e.ins("mul.lo.s64 " + e.r("s64", "bstep") + ", %step, " + num(kBatch));
   e.label("L_update");
-  e.ins("setp.ge.s32 " + e.r("pred", "p_cdone") + ", %c, %w");
-  e.ins("@%p_cdone bra L_updated");
-  e.ins("setp.eq.s32 " + e.r("pred", "p_first") + ", %c, %j");
-  e.ins("mov.u64 " + e.r("u64", "ua") + ", %u_at");
-  Value ys[kBatch], us[kBatch];
-  std::string ya[kBatch], pk[kBatch];
-  for (int k = 0; k < kBatch; ++k) {
-    ys[k] = e.value("y" + num(k));
-    us[k] = e.value("u" + num(k));
-    ya[k] = e.r("u64", "ya" + num(k));
-    pk[k] = e.r("pred", "p_k" + num(k));
-    e.ins("add.s32 " + e.r("s32", "ck") + ", %c, " + num(k));
-    e.ins("setp.lt.s32 " + pk[k] + ", %ck, %w");
-    e.ins(k == 0 ? "mov.u64 " + ya[k] + ", %y_at" : "add.u64 " + ya[k] + ", " + ya[k - 1] + ", %step");
-    if (k > 0) e.ins("add.u64 %ua, %ua, %step");
-    e.set(ys[k], t.zero, t.zero);  // columns past w compute on zeros and store nothing
-    e.set(us[k], t.zero, t.zero);
-    e.load(us[k], "%ua", pk[k]);
-    e.load(ys[k], ya[k], pk[k]);
-  }
-  for (int k = 0; k < kBatch; ++k) e.mul_sub(ys[k], x, us[k]);
-  for (int k = 0; k < kBatch; ++k) {
+  for (int k = 0; k < batch; ++k) e.mul_sub(ys[k], x, us[k]);
+  for (int k = 0; k < batch; ++k) {
     const std::string g = "@" + pk[k] + " ";
     if (t.cplx)
       e.ins(g + "st.global.v2." + ct + " [" + ya[k] + "], {" + ys[k].re + ", " + ys[k].im + "}");
@@ -155,9 +158,12 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   }
   e.ins("@%p_first mov." + ct + " " + v.re + ", " + ys[0].re);
   if (t.cplx) e.ins("@%p_first mov." + ct + " " + v.im + ", " + ys[0].im);
-  e.ins("add.s32 %c, %c, " + num(kBatch));
+  e.ins("add.s32 %c, %c, " + num(batch));
   e.ins("add.u64 %u_at, %u_at, %bstep");
   e.ins("add.u64 %y_at, %y_at, %bstep");
+  e.ins("setp.ge.s32 " + e.r("pred", "p_cdone") + ", %c, %w");
+  e.ins("@%p_cdone bra L_updated");
+  load_batch();
   e.ins("bra L_update");
   e.label("L_plain");  // j == 0, or a thread past the last row
   e.ins("@%p_end ret");
@@ -185,14 +191,14 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   e.ins("mad.lo.u32 " + e.r("u32", "k_at") + ", %thr, " + num(kKeyBytes) + ", %sh");
   e.ins("mad.lo.u32 " + e.r("u32", "i_at") + ", %thr, 4, %sh");
   e.ins("add.u32 %i_at, %i_at, " + num(kIndexAt));
-  e.ins("membar.gl");
+  e.ins("fence.acq_rel.gpu");
   reduce_block(e);
   e.ins("setp.eq.u32 " + e.r("pred", "p_t0") + ", %thr, 0");
   e.ins("cvt.u64.u32 " + e.r("u64", "slot") + ", %bx");
   e.ins("mad.lo.u64 %slot, %slot, " + num(kSlotBytes) + ", %work");
   e.ins("@%p_t0 st.global." + ct + " [%slot+" + num(kSlotBytes) + "], %key");
   e.ins("@%p_t0 st.global.s32 [%slot+" + num(kSlotBytes + 8) + "], %idx");
-  e.ins("@%p_t0 membar.gl");
+  e.ins("@%p_t0 fence.acq_rel.gpu");
   e.ins("@%p_t0 atom.global.add.u32 " + e.r("u32", "done") + ", [%work], 1");
   e.ins("sub.u32 " + e.r("u32", "nb1") + ", %nb, 1");
   e.ins("@%p_t0 setp.eq.u32 " + e.r("pred", "p_last") + ", %done, %nb1");
@@ -204,7 +210,7 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   e.ins("@%p_wait ret");
 
   // The last block: the best of every block's candidate (read past L1: other blocks wrote them).
-  e.ins("membar.gl");
+  e.ins("fence.acq_rel.gpu");
   e.ins("mov." + ct + " %key, " + neg_two(t));
   e.ins("mov.s32 %idx, 2147483647");
   e.ins("mov.u32 " + e.r("u32", "b") + ", %thr");

@@ -196,8 +196,9 @@ def build_cases():
     for t in "sdcz":
         add("m=300 w=5 panel 9 at 2", "l", t, 300, 5, width=9, left=2)
     add("m=7 w=7 panel 7", "l", "d", 7, 7, width=7, left=0)
-    for t in "sz":  # w > 8: the update's columns in two batches, the second partial
-        add("m=30 w=11 panel 13 at 1", "l", t, 30, 11, width=13, left=1)
+    # The update's columns in two batches (Z: 8, others: 16 a batch), the second partial.
+    add("m=30 w=11 panel 13 at 1", "l", "z", 30, 11, width=13, left=1)
+    add("m=45 w=20 panel 22 at 2", "l", "d", 45, 20, width=22, left=2)
     add("m=40 w=6 ties zero NaN", "l", "d", 40, 6, width=8, left=1, ties=True)
     add("m=520 w=3 ties zero NaN", "l", "c", 520, 3, width=3, left=0, ties=True)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
@@ -219,6 +220,8 @@ MUTATIONS = [
      "LU: the block counter not reset for the next launch"),
     ("lu_columns_z", "add.s32 %v_c, %v_c, 8;", "add.s32 %v_c, %v_c, 7;", True,
      "LU: the update's batches overlap (a column updated twice)"),
+    ("lu_columns_d", "add.s32 %v_c, %v_c, 16;", "add.s32 %v_c, %v_c, 17;", True,
+     "LU: a column skipped between the update's batches"),
     ("mat_y_c_l_herm", "  neg.f32 %v_v_i, %v_v_i;\n", "", True,
      "Hermitian mirror without conjugation"),
     ("swap_rows_d", "st.global.b64 [%v_other_at], %v_x;", "", True,

@@ -1210,10 +1210,10 @@ class Kernel:
         return ["_a = %s" % addr, "_o = %s(_a)[0]" % load,
                 "%s(_a, (_o + %s) & 0xffffffff)" % (store, self._val(ops[2], t))] + self._assign(ops[0], "_o", t)
 
-    def _i_membar(self, mods, ops, ins):
+    def _i_fence(self, mods, ops, ins):
         # Blocks run one after another and threads one at a time: memory is always ordered.
-        if mods != ["gl"] or ops:
-            raise PtxError("only membar.gl is supported")
+        if mods != ["acq_rel", "gpu"] or ops:
+            raise PtxError("only fence.acq_rel.gpu is supported")
         return ["pass"]
 
     # Translation is shared by plain and race-checking launches: the race-checking variant is a
