@@ -19,12 +19,7 @@ cd "$(dirname "$0")/.."
 sizes=${LAPACK_SIZES:-"64 8192 16384"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-dpkg -x .openblas/libopenblas0-pthread_*.deb "$work/openblas"
-dpkg -x .openblas/liblapack3_*.deb "$work/lapack"
-carried=$(find "$work/openblas" -name 'libopenblas.so.0' | head -n 1)
-reflapack=$(dirname "$(find "$work/lapack" -name 'liblapack.so.3' | head -n 1)")
-system=$(/sbin/ldconfig -p | awk '/libopenblas\.so\.0 / {print $NF; exit}')
-cpu=${system:-$carried}  # the CPU BLAS of the ptxblas run and of the reference-LAPACK baseline
+. scripts/carried_blas.sh  # carried, reflapack, system, cpu (also the reference-LAPACK baseline's BLAS)
 mkdir -p "$work/blas" && ln -s "$(dirname "$cpu")/libblas.so.3" "$work/blas/libblas.so.3"
 
 if [ -z "$system" ]; then printf '[cpu]\nblas = "%s"\n' "$carried" >"$work/ptxblas.toml"; else : >"$work/ptxblas.toml"; fi

@@ -10,12 +10,7 @@ sizes=${LAPACK_SIZES:-"8192 16384"}
 rounds=${ROUNDS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-dpkg -x .openblas/libopenblas0-pthread_*.deb "$work/openblas"
-dpkg -x .openblas/liblapack3_*.deb "$work/lapack"
-carried=$(find "$work/openblas" -name 'libopenblas.so.0' | head -n 1)
-reflapack=$(dirname "$(find "$work/lapack" -name 'liblapack.so.3' | head -n 1)")
-system=$(/sbin/ldconfig -p | awk '/libopenblas\.so\.0 / {print $NF; exit}')
-cpu=${system:-$carried}
+. scripts/carried_blas.sh  # carried, reflapack, system, cpu (also the reference-LAPACK baseline's BLAS)
 for ((r = 1; r <= rounds; ++r)); do
   for place in gpu host; do
     printf '[cpu]\nblas = "%s"\n[lapack]\nlu_panels = "%s"\n[log]\nlevel = "info"\n' "$cpu" "$place" >"$work/$place.toml"
