@@ -15,3 +15,4 @@ if [ -z "$cpu" ]; then
 fi
 mkdir -p testing/reports
 build/bin/ptxblas-bench-offload build/bin/libptxblas.so "$cpu" testing/reports/h100-offload.csv "${OFFLOAD_N:-16384}"
+if [ -n "${OUT:-}" ]; then cp testing/reports/h100-offload.csv "$OUT/"; fi
