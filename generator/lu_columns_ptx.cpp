@@ -200,6 +200,7 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   e.ins("@%p_t0 st.global.s32 [%slot+" + num(kSlotBytes + 8) + "], %idx");
   e.ins("@%p_t0 fence.acq_rel.gpu");
   e.ins("@%p_t0 atom.global.add.u32 " + e.r("u32", "done") + ", [%work], 1");
+  e.ins("@%p_t0 fence.acq_rel.gpu");  // acquire: the count read, then the other blocks' slots
   e.ins("sub.u32 " + e.r("u32", "nb1") + ", %nb, 1");
   e.ins("@%p_t0 setp.eq.u32 " + e.r("pred", "p_last") + ", %done, %nb1");
   e.ins("@%p_t0 selp.s32 " + e.r("s32", "flag") + ", 1, 0, %p_last");
@@ -209,8 +210,8 @@ GeneratedKernel generate_lu_columns(DataType data, int sm) {
   e.ins("setp.eq.s32 " + e.r("pred", "p_wait") + ", %flag, 0");
   e.ins("@%p_wait ret");
 
-  // The last block: the best of every block's candidate (read past L1: other blocks wrote them).
-  e.ins("fence.acq_rel.gpu");
+  // The last block: the best of every block's candidate (read past L1: other blocks wrote them;
+  // thread 0's acquire above, then the barrier, order these reads after their writes).
   e.ins("mov." + ct + " %key, " + neg_two(t));
   e.ins("mov.s32 %idx, 2147483647");
   e.ins("mov.u32 " + e.r("u32", "b") + ", %thr");

@@ -143,8 +143,10 @@ class GpuEngine final : public blas3::Engine {
   void lu_columns(std::int64_t m, std::int64_t w, MatView a, std::int32_t* pivots, std::int64_t offset,
                   std::int64_t left, std::int64_t width) override {
     if (w == 0) return;
-    if (m > INT32_MAX || offset + m > INT32_MAX || width > INT32_MAX || w > m)
+    // The kernel's row index reaches m + kLuThreads - 1 in 32 bits.
+    if (m > INT32_MAX - gen::kLuThreads || offset + m > INT32_MAX || width > INT32_MAX)
       throw EngineError("LU columns beyond 32-bit sizes");
+    if (w > m) throw EngineError("LU columns: a block wider than tall");
     std::string why;
     CUfunction fn = cached_lu_columns(ctx_, t_, dev_.sm, why);
     if (!fn) throw EngineError(why);
