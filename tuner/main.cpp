@@ -114,13 +114,24 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
   std::printf("held-out problems: the model's first of their measured configurations runs at %.3f of the best "
               "at the median, %.3f at the 10th percentile, %.3f at worst, geomean %.3f (%zu problems)\n",
               q.median, q.p10, q.worst, q.geomean, q.problems);
+  std::string members;
+  if (rep.member_holdout_mse.size() > 1) {
+    members = ", ensemble of " + std::to_string(rep.member_holdout_mse.size()) + " (members' held-out MSE";
+    for (double e : rep.member_holdout_mse) {
+      char one[16];
+      std::snprintf(one, sizeof one, " %.4f", e);
+      members += one;
+    }
+    members += ")";
+    std::printf("%s\n", members.c_str() + 2);
+  }
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "ptxblas-tune train: %zu rows, %zu held out (whole problems), held-out MSE %.4f, pick median "
                 "%.3f p10 %.3f of the best measured, seed %llu",
                 rep.train_rows, rep.holdout_rows, rep.holdout_mse, q.median, q.p10,
                 static_cast<unsigned long long>(opt.seed));
-  m.trained_with = buf;
+  m.trained_with = buf + members;
   model::save_model(m, out_dir);
   std::printf("wrote %s\n", out_dir.c_str());
   return 0;
@@ -273,6 +284,9 @@ int main(int argc, char** argv) {
   train->add_option("--seed", opt.seed, "seed for initial weights and shuffling");
   train->add_option("--holdout", opt.holdout, "fraction of rows held out")->check(CLI::Range(0.0, 0.9));
   train->add_option("--out", model_out, "folder for the trained model");
+  train->add_option("--members", opt.members, "networks averaged into one model (an ensemble; 1: a single network)")
+      ->check(CLI::Range(1, 64));
+  train->add_option("--threads", opt.threads, "members trained at once (0: one per core)")->check(CLI::NonNegativeNumber);
 
   std::string trained = "trained-model", name, models_dir = "models";
   int sm = 0;
@@ -291,7 +305,7 @@ int main(int argc, char** argv) {
 
   tuner::EvalOptions eopt;
   auto* eval = app.add_subcommand("eval", "model's pick vs a brute-force oracle and cuBLAS on held-out shapes (GPU)");
-  eval->add_option("--model", eopt.model_dir, "trained or exported model folder")->required();
+  eval->add_option("--model", eopt.model_dirs, "trained or exported model folders (the first one's CSV)")->required();
   eval->add_option("--shapes", eopt.shapes, "held-out shapes (bench suite format)")->required();
   eval->add_option("--out", eopt.out, "CSV to write (testing/reports/h100-model-eval.csv)")->required();
   eval->add_option("--top", eopt.top, "the model's next best candidates the oracle times")->capture_default_str();
@@ -302,6 +316,10 @@ int main(int argc, char** argv) {
                    "also report the best of the heuristic's pick and the model's k best (dispatch.benchmark_top_k)")
       ->capture_default_str();
   eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str();
+  eval->add_option("--confirm-rounds", eopt.confirm_rounds,
+                   "times the finalists are re-timed in turn (0: read the first pass)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 15));
   eopt.jit_workers = bopt.jit_workers;
   eval->add_option("--jit-workers", eopt.jit_workers, "processes compiling the candidates before timing (1: none)")
       ->capture_default_str()

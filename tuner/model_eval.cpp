@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "dataset.hpp"
@@ -69,19 +70,31 @@ long run_eval(const EvalOptions& opt) {
   check(cudaGetDeviceProperties(&prop, 0), "properties");
   const std::string device = model::device_key(prop.name, prop.major * 10 + prop.minor);
 
-  std::string error;
-  std::optional<model::Model> m = model::load_model(opt.model_dir, error);
-  if (!m) throw std::runtime_error(error);
-  if (m->device_key != device)
-    std::fprintf(stderr, "note: model %s is for %s, this GPU is %s\n", opt.model_dir.c_str(), m->device_key.c_str(),
-                 device.c_str());
-  model::Picker picker(std::move(*m));
+  if (opt.model_dirs.empty()) throw std::runtime_error("eval needs a model");
+  std::vector<std::unique_ptr<model::Picker>> pickers;
+  for (const std::string& dir : opt.model_dirs) {
+    std::string error;
+    std::optional<model::Model> m = model::load_model(dir, error);
+    if (!m) throw std::runtime_error(error);
+    if (m->device_key != device)
+      std::fprintf(stderr, "note: model %s is for %s, this GPU is %s\n", dir.c_str(), m->device_key.c_str(),
+                   device.c_str());
+    pickers.push_back(std::make_unique<model::Picker>(std::move(*m)));
+  }
+  const std::size_t models = pickers.size();
+  model::Picker& picker = *pickers.front();
   std::ifstream in(opt.shapes);
   if (!in) throw std::runtime_error("cannot read " + opt.shapes);
   const std::vector<EvalShape> shapes = read_eval_shapes(in);
   std::ofstream out(opt.out);
   if (!out) throw std::runtime_error("cannot write " + opt.out);
   out << "type,transa,transb,m,n,k,model_tflops,oracle_tflops,cublas_tflops,model_config,oracle_config\n";
+  std::ofstream per_model;
+  if (models > 1) {
+    per_model.open(opt.out + ".models.csv");
+    if (!per_model) throw std::runtime_error("cannot write " + opt.out + ".models.csv");
+    per_model << "model,type,transa,transb,m,n,k,model_tflops,oracle_tflops,model_config\n";
+  }
 
   cudaStream_t stream;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
@@ -90,93 +103,138 @@ long run_eval(const EvalOptions& opt) {
   cublasSetStream(h, stream);
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::duration<double>(opt.minutes * 60);
-  // Every shape's candidates first (the model's pick first; the heuristic's pick joins the
-  // oracle's set, so the oracle is at least as good as the library without a model), compiled
-  // by parallel JIT workers, then timed.
-  std::vector<std::vector<gen::Tuning>> all;
-  std::vector<std::vector<gen::Tuning>> first_sight;  // per shape: the heuristic's pick and the model's k best
-  std::vector<int> heuristic_at;
+  // Every shape's candidates first (each model's pick, then the first model's runners-up and
+  // random points; the heuristic's pick joins the oracle's set, so the oracle is at least as good
+  // as the library without a model), compiled by parallel JIT workers, then timed.
+  struct ShapeCandidates {
+    std::vector<gen::Tuning> all;
+    std::vector<std::size_t> runs;  // per model: the index of what dispatch runs with it
+    std::size_t heuristic = 0;
+    std::vector<gen::Tuning> first_sight;  // the heuristic's pick and the first model's k best
+  };
+  std::vector<ShapeCandidates> cands_of;
   std::vector<Sample> to_compile;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const model::Problem& p = shapes[i].problem;
-    std::vector<gen::Tuning> c = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
-    // First: what dispatch runs, the model's pick unless it does not clearly beat the heuristic's.
+    ShapeCandidates sc;
+    std::vector<gen::Tuning> rest = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
+    // What dispatch runs: each model's pick unless it does not clearly beat the heuristic's.
     const gen::Tuning heuristic = dispatch::tuning_of(
         dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, prop.multiProcessorCount));
-    const gen::Tuning runs = picker.pick(p, heuristic);
-    if (auto it = std::find(c.begin(), c.end(), runs); it != c.end()) c.erase(it);
-    c.insert(c.begin(), runs);
-    auto it = std::find(c.begin(), c.end(), heuristic);
-    const int at = static_cast<int>(it - c.begin());
-    if (it == c.end()) c.push_back(heuristic);
-    for (const gen::Tuning& t : c) to_compile.push_back(Sample{device, p, t, std::nullopt});
-    std::vector<gen::Tuning> fs = picker.top(p, std::min(opt.first_sight_k, opt.top + 1));
-    fs.push_back(heuristic);
-    first_sight.push_back(std::move(fs));
-    all.push_back(std::move(c));
-    heuristic_at.push_back(at);
+    auto index_of = [&](const gen::Tuning& t) {
+      auto it = std::find(sc.all.begin(), sc.all.end(), t);
+      if (it != sc.all.end()) return static_cast<std::size_t>(it - sc.all.begin());
+      sc.all.push_back(t);
+      return sc.all.size() - 1;
+    };
+    for (auto& pk : pickers) sc.runs.push_back(index_of(pk->pick(p, heuristic)));
+    for (const gen::Tuning& t : rest) index_of(t);
+    sc.heuristic = index_of(heuristic);
+    for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
+    sc.first_sight = picker.top(p, std::min(opt.first_sight_k, opt.top + 1));
+    sc.first_sight.push_back(heuristic);
+    cands_of.push_back(std::move(sc));
   }
   warm_jit_cache(to_compile, opt.jit_workers, budget.count() / 2);
   Progress bar("eval", static_cast<long>(shapes.size()));
   long rows = 0;
-  std::vector<double> model_ratio, heuristic_ratio, cublas_ratio, first_sight_ratio;
+  std::vector<std::vector<double>> model_ratio(models);
+  std::vector<double> heuristic_ratio, cublas_ratio, first_sight_ratio;
   for (std::size_t si = 0; si < shapes.size(); ++si) {
     if (std::chrono::steady_clock::now() - start >= budget) break;
     const model::Problem& p = shapes[si].problem;
     const Buffers buf(p);
-    const std::vector<gen::Tuning>& cands = all[si];
+    const ShapeCandidates& sc = cands_of[si];
     gen::KernelConfig base;
     base.data = p.data;
     base.op_a = p.op_a;
     base.op_b = p.op_b;
-    double model_s = -1, best_s = -1, heuristic_s = -1, first_sight_s = -1;
-    const std::vector<gen::Tuning>& fs = first_sight[si];
-    std::string best_name;
-    for (std::size_t i = 0; i < cands.size(); ++i) {
-      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, cands[i]);
+    auto time_one = [&](std::size_t i) {
+      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sc.all[i]);
       std::string why;
-      const double secs = time_plan(p, plan, buf, stream, opt.timing, why);
-      if (i == 0) model_s = secs;
-      if (static_cast<int>(i) == heuristic_at[si]) heuristic_s = secs;
-      if (secs > 0 && (best_s < 0 || secs < best_s)) best_s = secs, best_name = gen::tuning_name(base, cands[i]);
-      if (secs > 0 && std::find(fs.begin(), fs.end(), cands[i]) != fs.end() &&
-          (first_sight_s < 0 || secs < first_sight_s))
-        first_sight_s = secs;
+      return time_plan(p, plan, buf, stream, opt.timing, why);  // < 0: refused
+    };
+    std::vector<double> secs(sc.all.size());
+    std::size_t best = 0;
+    double first_sight_s = -1;
+    for (std::size_t i = 0; i < sc.all.size(); ++i) {
+      secs[i] = time_one(i);
+      if (secs[i] > 0 && (secs[best] <= 0 || secs[i] < secs[best])) best = i;
+      if (secs[i] > 0 && std::find(sc.first_sight.begin(), sc.first_sight.end(), sc.all[i]) != sc.first_sight.end() &&
+          (first_sight_s < 0 || secs[i] < first_sight_s))
+        first_sight_s = secs[i];
     }
+    // The first pass's best and first sight compare within the first pass (before confirmation).
+    if (first_sight_s > 0 && secs[best] > 0) first_sight_ratio.push_back(secs[best] / first_sight_s);
+    // Confirmation: the finalists again, in turn, each one's median of the rounds.
+    std::vector<std::size_t> finalists = sc.runs;
+    finalists.push_back(sc.heuristic);
+    finalists.push_back(best);
+    std::sort(finalists.begin(), finalists.end());
+    finalists.erase(std::unique(finalists.begin(), finalists.end()), finalists.end());
+    std::erase_if(finalists, [&](std::size_t i) { return secs[i] <= 0; });
+    if (opt.confirm_rounds > 0) {
+      std::vector<std::vector<double>> again(finalists.size());
+      for (int r = 0; r < opt.confirm_rounds; ++r)
+        for (std::size_t f = 0; f < finalists.size(); ++f) {
+          const std::size_t at = (f + static_cast<std::size_t>(r)) % finalists.size();  // a new order each round
+          again[at].push_back(time_one(finalists[at]));
+        }
+      for (std::size_t f = 0; f < finalists.size(); ++f) {
+        std::sort(again[f].begin(), again[f].end());
+        secs[finalists[f]] = again[f][again[f].size() / 2];
+      }
+    }
+    double best_s = -1;
+    std::string best_name;
+    for (std::size_t i : finalists)
+      if (secs[i] > 0 && (best_s < 0 || secs[i] < best_s)) best_s = secs[i], best_name = gen::tuning_name(base, sc.all[i]);
+    const double model_s = secs[sc.runs.front()], heuristic_s = secs[sc.heuristic];
     const double cublas_s = time_cublas(h, p, buf, stream, opt.timing);
     const double f = flops_of(p) * 1e-12;
+    const char tc = type_code(p.data), ta = gen::op_letter(p.op_a) - 'a' + 'A', tb = gen::op_letter(p.op_b) - 'a' + 'A';
     char line[512];
-    std::snprintf(line, sizeof line, "%c,%c,%c,%lld,%lld,%lld,%.6g,%.6g,%.6g,%s,%s (of %zu)\n", type_code(p.data),
-                  gen::op_letter(p.op_a) - 'a' + 'A', gen::op_letter(p.op_b) - 'a' + 'A', static_cast<long long>(p.m),
-                  static_cast<long long>(p.n), static_cast<long long>(p.k), model_s > 0 ? f / model_s : 0.0,
-                  best_s > 0 ? f / best_s : 0.0, f / cublas_s, gen::tuning_name(base, cands[0]).c_str(),
-                  best_name.c_str(), cands.size());
+    std::snprintf(line, sizeof line, "%c,%c,%c,%lld,%lld,%lld,%.6g,%.6g,%.6g,%s,%s (of %zu)\n", tc, ta, tb,
+                  static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+                  model_s > 0 ? f / model_s : 0.0, best_s > 0 ? f / best_s : 0.0, f / cublas_s,
+                  gen::tuning_name(base, sc.all[sc.runs.front()]).c_str(), best_name.c_str(), sc.all.size());
     out << line;
     out.flush();
+    for (std::size_t mi = 0; mi < models; ++mi) {
+      const double s_m = secs[sc.runs[mi]];
+      if (s_m > 0 && best_s > 0) model_ratio[mi].push_back(best_s / s_m);
+      if (!per_model.is_open()) continue;
+      std::snprintf(line, sizeof line, "%zu,%c,%c,%c,%lld,%lld,%lld,%.6g,%.6g,%s\n", mi + 1, tc, ta, tb,
+                    static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+                    s_m > 0 ? f / s_m : 0.0, best_s > 0 ? f / best_s : 0.0,
+                    gen::tuning_name(base, sc.all[sc.runs[mi]]).c_str());
+      per_model << line;
+      per_model.flush();
+    }
     if (model_s > 0 && best_s > 0) {
-      model_ratio.push_back(best_s / model_s);
       cublas_ratio.push_back(cublas_s / model_s);
       if (heuristic_s > 0) heuristic_ratio.push_back(best_s / heuristic_s);
-      if (first_sight_s > 0) first_sight_ratio.push_back(best_s / first_sight_s);
     }
     bar.step(++rows);
   }
   bar.done();
-  auto summary = [](const char* what, std::vector<double> v) {
+  auto summary = [](const std::string& what, std::vector<double> v) {
     if (v.empty()) return;
     std::sort(v.begin(), v.end());
     double lg = 0;
     for (double x : v) lg += std::log(x);
-    std::printf("%-26s median %.3f  worst %.3f  geomean %.3f  (%zu shapes)\n", what, v[v.size() / 2], v.front(),
+    std::printf("%-30s median %.3f  worst %.3f  geomean %.3f  (%zu shapes)\n", what.c_str(), v[v.size() / 2], v.front(),
                 std::exp(lg / static_cast<double>(v.size())), v.size());
   };
-  summary("model / oracle:", model_ratio);
+  for (std::size_t mi = 0; mi < models; ++mi)
+    summary(models == 1 ? std::string("model / oracle:") : "model " + std::to_string(mi + 1) + " / oracle:",
+            model_ratio[mi]);
   summary("heuristic / oracle:", heuristic_ratio);
-  {
-    const std::string what = "first sight, k = " + std::to_string(opt.first_sight_k) + " / oracle:";
-    summary(what.c_str(), first_sight_ratio);
-  }
+  summary("first sight, k = " + std::to_string(opt.first_sight_k) + " / oracle (1st pass):", first_sight_ratio);
   summary("model / cuBLAS:", cublas_ratio);
+  for (std::size_t mi = 0; mi < models && models > 1; ++mi)
+    std::printf("model %zu: %s\n", mi + 1, opt.model_dirs[mi].c_str());
+  std::printf("confirmation: finalists re-timed %d times in turn\n", opt.confirm_rounds);
   cublasDestroy(h);
   cudaStreamDestroy(stream);
   std::printf("evaluated %ld of %zu shapes\n", rows, shapes.size());

@@ -1,8 +1,14 @@
 #include "trainer.hpp"
 
+#include "ensemble.hpp"
 #include "picker.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -145,6 +151,49 @@ double mse(const model::Mlp& net, const Rows& data) {
   return s / static_cast<double>(pred.size());
 }
 
+// One network trained from `seed`'s initial weights, mini-batches shuffled by `rng`; the
+// training loss after each epoch into `epoch_mse`.
+model::Mlp train_member(const std::vector<int>& widths, std::uint64_t seed, std::mt19937_64& rng, const Rows& tr,
+                        const TrainOptions& opt, std::vector<double>& epoch_mse) {
+  model::Mlp net = model::Mlp::random(widths, seed);
+  Adam adam(net, opt.learning_rate);
+  std::vector<std::size_t> idx(tr.count());
+  std::iota(idx.begin(), idx.end(), 0);
+  const std::size_t batch = static_cast<std::size_t>(std::max(1, opt.batch));
+  epoch_mse.clear();
+  for (int e = 0; e < opt.epochs; ++e) {
+    std::shuffle(idx.begin(), idx.end(), rng);
+    for (std::size_t b = 0; b < idx.size(); b += batch)
+      train_batch(net, adam, tr, idx, b, std::min(idx.size(), b + batch));
+    epoch_mse.push_back(mse(net, tr));
+  }
+  return net;
+}
+
+// job(0) .. job(count - 1), up to `threads` at a time (0: one per core). Each job's result
+// depends only on its own seed, so the thread count never changes the weights.
+void run_members(int count, int threads, const std::function<void(int)>& job) {
+  const int width = std::max(1, std::min(count, threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
+  std::atomic<int> next{0};
+  std::exception_ptr failed;
+  std::mutex failed_mutex;
+  auto worker = [&] {
+    for (int k = next++; k < count; k = next++) {
+      try {
+        job(k);
+      } catch (...) {
+        std::lock_guard lock(failed_mutex);
+        if (!failed) failed = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < width; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& th : pool) th.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
 }  // namespace
 
 model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
@@ -198,19 +247,24 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   std::vector<int> widths = {f};
   widths.insert(widths.end(), opt.hidden.begin(), opt.hidden.end());
   widths.push_back(1);
-  m.mlp = model::Mlp::random(widths, opt.seed);
   const Rows tr = featurise(train, m), ho = featurise(holdout, m);
-  Adam adam(m.mlp, opt.learning_rate);
-  std::vector<std::size_t> idx(tr.count());
-  std::iota(idx.begin(), idx.end(), 0);
-  const std::size_t batch = static_cast<std::size_t>(std::max(1, opt.batch));
-  report.epoch_mse.clear();
-  for (int e = 0; e < opt.epochs; ++e) {
-    std::shuffle(idx.begin(), idx.end(), rng);
-    for (std::size_t b = 0; b < idx.size(); b += batch)
-      train_batch(m.mlp, adam, tr, idx, b, std::min(idx.size(), b + batch));
-    report.epoch_mse.push_back(mse(m.mlp, tr));
-  }
+  // Member 0 goes on with the split's generator (one member is the single network as before,
+  // bit for bit); the others start from seeds of their own. Each trains on its own thread.
+  const int count = std::max(1, opt.members);
+  std::vector<model::Mlp> members(static_cast<std::size_t>(count));
+  std::vector<std::vector<double>> epochs(members.size());
+  auto train_one = [&](int k) {
+    std::seed_seq seeds{opt.seed, static_cast<std::uint64_t>(k)};
+    std::mt19937_64 own(seeds);
+    std::mt19937_64& r = k == 0 ? rng : own;
+    members[static_cast<std::size_t>(k)] = train_member(widths, k == 0 ? opt.seed : r(), r, tr, opt,
+                                                        epochs[static_cast<std::size_t>(k)]);
+  };
+  run_members(count, opt.threads, train_one);
+  report.member_holdout_mse.clear();
+  for (const model::Mlp& net : members) report.member_holdout_mse.push_back(mse(net, ho));
+  report.epoch_mse = epochs.front();
+  m.mlp = count == 1 ? members.front() : ensemble_of(members);
   report.train_rows = tr.count();
   report.holdout_rows = ho.count();
   report.train_mse = mse(m.mlp, tr);

@@ -1,6 +1,7 @@
 // Training the performance model: features normalised by the training rows' mean and deviation,
 // target log2 TFLOP/s, MSE loss, Adam, mini-batches shuffled by a fixed seed, single-threaded so
-// the same data and seed give the same weights bit for bit.
+// the same data and seed give the same weights bit for bit (an ensemble's members train on
+// threads, each from its own seed, so the same holds for them).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,8 @@ struct TrainOptions {
   float learning_rate = 1e-3f;
   std::uint64_t seed = 1;
   double holdout = 0.2;  // fraction of problems (all their rows) kept out to report the error on
+  int members = 1;       // > 1: an ensemble of this many networks (same split, own seeds), averaged
+  int threads = 0;       // members trained at once (0: one per core)
 };
 
 // Among the measured configurations of each problem, the measured speed of the one the model
@@ -30,7 +33,8 @@ struct PickQuality {
 struct TrainReport {
   std::size_t train_rows = 0, holdout_rows = 0;
   double train_mse = 0, holdout_mse = 0;  // on log2 TFLOP/s
-  std::vector<double> epoch_mse;          // training loss after each epoch
+  std::vector<double> epoch_mse;          // training loss after each epoch (the first member's)
+  std::vector<double> member_holdout_mse; // each member's own held-out error
   PickQuality holdout_pick;               // on the held-out problems
 };
 

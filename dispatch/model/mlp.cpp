@@ -11,8 +11,8 @@ namespace ptxblas::model {
 Mlp::Mlp(std::vector<DenseLayer> layers) : layers_(std::move(layers)) {
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     const DenseLayer& l = layers_[i];
-    if (l.in <= 0 || l.out <= 0 || l.w.size() != static_cast<std::size_t>(l.in) * l.out ||
-        l.b.size() != static_cast<std::size_t>(l.out))
+    if (l.in <= 0 || l.out <= 0 || l.groups <= 0 || l.in % l.groups != 0 || l.out % l.groups != 0 ||
+        l.w.size() != static_cast<std::size_t>(l.in / l.groups) * l.out || l.b.size() != static_cast<std::size_t>(l.out))
       throw std::invalid_argument("MLP layer " + std::to_string(i) + " has inconsistent sizes");
     if (i > 0 && layers_[i - 1].out != l.in)
       throw std::invalid_argument("MLP layer " + std::to_string(i) + " does not follow its predecessor");
@@ -55,42 +55,52 @@ namespace {
 
 // out[r][j] = b[j] + sum_i a[r][i] * wt[i][j] for rows [r0, r0 + 4) and outputs [j0, j0 + 8):
 // four 8-wide sums held in registers across the whole input loop (GCC/Clang vector types: one
-// AVX register each in the AVX2 clone, two SSE registers in the default one).
+// AVX register each in the AVX2 clone, two SSE registers in the default one). `in` inputs per
+// row, rows of a `as` apart, of wt and o `ws` and `os` apart (a group of a grouped layer is a
+// window of the whole layer's rows).
 typedef float v8 __attribute__((vector_size(32)));
 
-inline void block_4x8(const float* __restrict a, std::size_t in, const float* __restrict wt, std::size_t nout,
-                      const float* __restrict b, std::size_t j0, float* __restrict o) {
+struct Block {
+  const float* __restrict a;
+  std::size_t as, in;
+  const float* __restrict wt;
+  std::size_t ws;
+  const float* __restrict b;
+  float* __restrict o;
+  std::size_t os;
+};
+
+inline void block_4x8(const Block& k, std::size_t j0) {
   v8 bias;
-  std::memcpy(&bias, b + j0, sizeof bias);
+  std::memcpy(&bias, k.b + j0, sizeof bias);
   v8 acc0 = bias, acc1 = bias, acc2 = bias, acc3 = bias;
-  for (std::size_t i = 0; i < in; ++i) {
+  for (std::size_t i = 0; i < k.in; ++i) {
     v8 w;
-    std::memcpy(&w, wt + i * nout + j0, sizeof w);
-    acc0 += a[i] * w;
-    acc1 += a[in + i] * w;
-    acc2 += a[2 * in + i] * w;
-    acc3 += a[3 * in + i] * w;
+    std::memcpy(&w, k.wt + i * k.ws + j0, sizeof w);
+    acc0 += k.a[i] * w;
+    acc1 += k.a[k.as + i] * w;
+    acc2 += k.a[2 * k.as + i] * w;
+    acc3 += k.a[3 * k.as + i] * w;
   }
-  std::memcpy(o + j0, &acc0, sizeof acc0);
-  std::memcpy(o + nout + j0, &acc1, sizeof acc1);
-  std::memcpy(o + 2 * nout + j0, &acc2, sizeof acc2);
-  std::memcpy(o + 3 * nout + j0, &acc3, sizeof acc3);
+  std::memcpy(k.o + j0, &acc0, sizeof acc0);
+  std::memcpy(k.o + k.os + j0, &acc1, sizeof acc1);
+  std::memcpy(k.o + 2 * k.os + j0, &acc2, sizeof acc2);
+  std::memcpy(k.o + 3 * k.os + j0, &acc3, sizeof acc3);
 }
 
 // The same for outputs [j0, j0 + 16): eight independent sums, enough to keep both FMA pipes of
 // a core busy (four leave half their latency exposed). Each output's sum runs in the same order
 // as in block_4x8, so the two give identical results.
-inline void block_4x16(const float* __restrict a, std::size_t in, const float* __restrict wt, std::size_t nout,
-                       const float* __restrict b, std::size_t j0, float* __restrict o) {
+inline void block_4x16(const Block& k, std::size_t j0) {
   v8 lo, hi;
-  std::memcpy(&lo, b + j0, sizeof lo);
-  std::memcpy(&hi, b + j0 + 8, sizeof hi);
+  std::memcpy(&lo, k.b + j0, sizeof lo);
+  std::memcpy(&hi, k.b + j0 + 8, sizeof hi);
   v8 acc0 = lo, acc1 = lo, acc2 = lo, acc3 = lo, acc4 = hi, acc5 = hi, acc6 = hi, acc7 = hi;
-  for (std::size_t i = 0; i < in; ++i) {
+  for (std::size_t i = 0; i < k.in; ++i) {
     v8 w0, w1;
-    std::memcpy(&w0, wt + i * nout + j0, sizeof w0);
-    std::memcpy(&w1, wt + i * nout + j0 + 8, sizeof w1);
-    const float x0 = a[i], x1 = a[in + i], x2 = a[2 * in + i], x3 = a[3 * in + i];
+    std::memcpy(&w0, k.wt + i * k.ws + j0, sizeof w0);
+    std::memcpy(&w1, k.wt + i * k.ws + j0 + 8, sizeof w1);
+    const float x0 = k.a[i], x1 = k.a[k.as + i], x2 = k.a[2 * k.as + i], x3 = k.a[3 * k.as + i];
     acc0 += x0 * w0;
     acc4 += x0 * w1;
     acc1 += x1 * w0;
@@ -100,14 +110,14 @@ inline void block_4x16(const float* __restrict a, std::size_t in, const float* _
     acc3 += x3 * w0;
     acc7 += x3 * w1;
   }
-  std::memcpy(o + j0, &acc0, sizeof acc0);
-  std::memcpy(o + nout + j0, &acc1, sizeof acc1);
-  std::memcpy(o + 2 * nout + j0, &acc2, sizeof acc2);
-  std::memcpy(o + 3 * nout + j0, &acc3, sizeof acc3);
-  std::memcpy(o + j0 + 8, &acc4, sizeof acc4);
-  std::memcpy(o + nout + j0 + 8, &acc5, sizeof acc5);
-  std::memcpy(o + 2 * nout + j0 + 8, &acc6, sizeof acc6);
-  std::memcpy(o + 3 * nout + j0 + 8, &acc7, sizeof acc7);
+  std::memcpy(k.o + j0, &acc0, sizeof acc0);
+  std::memcpy(k.o + k.os + j0, &acc1, sizeof acc1);
+  std::memcpy(k.o + 2 * k.os + j0, &acc2, sizeof acc2);
+  std::memcpy(k.o + 3 * k.os + j0, &acc3, sizeof acc3);
+  std::memcpy(k.o + j0 + 8, &acc4, sizeof acc4);
+  std::memcpy(k.o + k.os + j0 + 8, &acc5, sizeof acc5);
+  std::memcpy(k.o + 2 * k.os + j0 + 8, &acc6, sizeof acc6);
+  std::memcpy(k.o + 3 * k.os + j0 + 8, &acc7, sizeof acc7);
 }
 
 }  // namespace
@@ -116,13 +126,16 @@ inline void block_4x16(const float* __restrict a, std::size_t in, const float* _
 // ~10^4-10^5 candidates, so the network's speed is what a new shape waits for.
 __attribute__((target_clones("fma", "default"))) void Mlp::predict(const float* x, int rows, float* out) const {
   if (layers_.empty() || rows <= 0) return;
-  std::vector<std::vector<float>> wts(layers_.size());  // input-major, so outputs are the vector loop
+  // Input-major per group, so outputs are the vector loop: group g's block at g * ig * og.
+  std::vector<std::vector<float>> wts(layers_.size());
   for (std::size_t li = 0; li < layers_.size(); ++li) {
     const DenseLayer& l = layers_[li];
-    const std::size_t in = static_cast<std::size_t>(l.in), nout = static_cast<std::size_t>(l.out);
-    wts[li].resize(in * nout);
-    for (std::size_t j = 0; j < nout; ++j)
-      for (std::size_t i = 0; i < in; ++i) wts[li][i * nout + j] = l.w[j * in + i];
+    const std::size_t groups = static_cast<std::size_t>(l.groups), ig = static_cast<std::size_t>(l.in) / groups,
+                      og = static_cast<std::size_t>(l.out) / groups;
+    wts[li].resize(ig * og * groups);
+    for (std::size_t g = 0; g < groups; ++g)
+      for (std::size_t j = 0; j < og; ++j)
+        for (std::size_t i = 0; i < ig; ++i) wts[li][g * ig * og + i * og + j] = l.w[(g * og + j) * ig + i];
   }
   // Rows in chunks that keep every layer's activations in cache.
   constexpr std::size_t kChunk = 256;
@@ -133,22 +146,26 @@ __attribute__((target_clones("fma", "default"))) void Mlp::predict(const float* 
     cur.assign(x + r0 * nin, x + (r0 + nrows) * nin);
     for (std::size_t li = 0; li < layers_.size(); ++li) {
       const DenseLayer& l = layers_[li];
-      const float* wt = wts[li].data();
       const std::size_t in = static_cast<std::size_t>(l.in), nout = static_cast<std::size_t>(l.out);
+      const std::size_t groups = static_cast<std::size_t>(l.groups), ig = in / groups, og = nout / groups;
       next.resize(nrows * nout);
-      const std::size_t rows4 = nout % 8 == 0 ? nrows / 4 * 4 : 0;
-      for (std::size_t r = 0; r < rows4; r += 4) {
-        std::size_t j0 = 0;
-        for (; j0 + 16 <= nout; j0 += 16)
-          block_4x16(cur.data() + r * in, in, wt, nout, l.b.data(), j0, next.data() + r * nout);
-        if (j0 < nout) block_4x8(cur.data() + r * in, in, wt, nout, l.b.data(), j0, next.data() + r * nout);
-      }
-      for (std::size_t r = rows4; r < nrows; ++r) {  // what the blocks leave (and layers not 8 wide)
-        const float* a = cur.data() + r * in;
-        float* o = next.data() + r * nout;
-        std::copy(l.b.begin(), l.b.end(), o);
-        for (std::size_t i = 0; i < in; ++i)
-          for (std::size_t j = 0; j < nout; ++j) o[j] += a[i] * wt[i * nout + j];
+      const std::size_t rows4 = og % 8 == 0 ? nrows / 4 * 4 : 0;
+      for (std::size_t g = 0; g < groups; ++g) {
+        const float* wt = wts[li].data() + g * ig * og;
+        const float* bias = l.b.data() + g * og;
+        for (std::size_t r = 0; r < rows4; r += 4) {
+          const Block k{cur.data() + r * in + g * ig, in, ig, wt, og, bias, next.data() + r * nout + g * og, nout};
+          std::size_t j0 = 0;
+          for (; j0 + 16 <= og; j0 += 16) block_4x16(k, j0);
+          if (j0 < og) block_4x8(k, j0);
+        }
+        for (std::size_t r = rows4; r < nrows; ++r) {  // what the blocks leave (and groups not 8 wide)
+          const float* a = cur.data() + r * in + g * ig;
+          float* o = next.data() + r * nout + g * og;
+          std::copy(bias, bias + og, o);
+          for (std::size_t i = 0; i < ig; ++i)
+            for (std::size_t j = 0; j < og; ++j) o[j] += a[i] * wt[i * og + j];
+        }
       }
       if (li + 1 < layers_.size())
         for (float& v : next) v = std::max(v, 0.0f);

@@ -1,5 +1,6 @@
 // A small fully connected network (ISAAC's performance model): ReLU between layers, linear
-// output. Inference only; training lives in the tuner.
+// output. Inference only; training lives in the tuner. Layers may be grouped (block-diagonal),
+// which is how several networks averaged into one (an ensemble) run as a single network.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,11 @@ namespace ptxblas::model {
 
 struct DenseLayer {
   int in = 0, out = 0;
-  std::vector<float> w;  // out x in, row-major: w[o * in + i]
+  std::vector<float> w;  // per group, out/groups x in/groups row-major: w[(g * og + o) * ig + i]
   std::vector<float> b;  // out
+  // groups > 1: block-diagonal, output block g (out / groups wide) sees only input block g
+  // (in / groups wide). An ensemble's members side by side are such layers (tuner/ensemble.hpp).
+  int groups = 1;
 };
 
 class Mlp {
@@ -18,7 +22,7 @@ class Mlp {
   Mlp() = default;
   explicit Mlp(std::vector<DenseLayer> layers);  // throws std::invalid_argument if sizes mismatch
 
-  // Layer widths {inputs, hidden..., outputs}, weights drawn He-uniform from `seed`, biases 0.
+  // Layer widths {inputs, hidden..., outputs}, dense, weights drawn He-uniform from `seed`, biases 0.
   static Mlp random(const std::vector<int>& widths, std::uint64_t seed);
 
   int inputs() const { return layers_.empty() ? 0 : layers_.front().in; }

@@ -1,6 +1,8 @@
 #include "model_file.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -81,6 +83,8 @@ void save_model(const Model& m, const fs::path& dir) {
   fs::create_directories(dir);
   const std::vector<float> weights = flatten(m.mlp);
   std::vector<int> widths = m.mlp.widths();
+  std::vector<int> groups;
+  for (const DenseLayer& l : m.mlp.layers()) groups.push_back(l.groups);
   toml::table t{
       {"format", kModelFormat},
       {"device_key", m.device_key},
@@ -99,6 +103,8 @@ void save_model(const Model& m, const fs::path& dir) {
       {"max_stages", m.max_stages},
       {"trust_margin", static_cast<double>(m.trust_margin)},
   };
+  // Only an ensemble's file has the key, so single networks' files read as before.
+  if (std::any_of(groups.begin(), groups.end(), [](int g) { return g != 1; })) t.insert("groups", to_array(groups));
   std::ofstream meta(dir / "model.toml");
   meta << "# ptxblas performance model (format documented in models/README.md)\n" << t << "\n";
   std::ofstream bin(dir / "weights.bin", std::ios::binary);
@@ -149,10 +155,20 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
   m.mean.assign(mean->begin(), mean->end());
   m.stddev.assign(stddev->begin(), stddev->end());
 
+  const std::size_t layer_count = widths->size() - 1;
+  std::vector<double> groups(layer_count, 1.0);
+  if (const toml::node* g = t.get("groups")) {
+    const auto given = numbers(g);
+    if (!given || given->size() != layer_count) return fail("groups must hold one number per layer");
+    groups = *given;
+  }
   std::size_t expected = 0;
-  for (std::size_t i = 0; i + 1 < widths->size(); ++i) {
+  for (std::size_t i = 0; i < layer_count; ++i) {
     if ((*widths)[i] < 1 || (*widths)[i] > 65536) return fail("implausible layer width");
-    expected += static_cast<std::size_t>((*widths)[i] * (*widths)[i + 1] + (*widths)[i + 1]);
+    const double g = groups[i];
+    if (!(g >= 1) || g != std::floor(g) || std::fmod((*widths)[i], g) != 0 || std::fmod((*widths)[i + 1], g) != 0)
+      return fail("layer " + std::to_string(i) + "'s groups must divide its widths");
+    expected += static_cast<std::size_t>((*widths)[i] / g * (*widths)[i + 1] + (*widths)[i + 1]);
   }
   if (t["weights_count"].value_or(std::int64_t{-1}) != static_cast<std::int64_t>(expected))
     return fail("weights_count does not match the widths");
@@ -171,7 +187,8 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
     DenseLayer l;
     l.in = static_cast<int>((*widths)[i]);
     l.out = static_cast<int>((*widths)[i + 1]);
-    const std::size_t nw = static_cast<std::size_t>(l.in) * static_cast<std::size_t>(l.out);
+    l.groups = static_cast<int>(groups[i]);
+    const std::size_t nw = static_cast<std::size_t>(l.in / l.groups) * static_cast<std::size_t>(l.out);
     l.w.assign(w.begin() + static_cast<std::ptrdiff_t>(at), w.begin() + static_cast<std::ptrdiff_t>(at + nw));
     at += nw;
     l.b.assign(w.begin() + static_cast<std::ptrdiff_t>(at), w.begin() + static_cast<std::ptrdiff_t>(at + static_cast<std::size_t>(l.out)));

@@ -1,0 +1,176 @@
+// Ensembles: grouped (block-diagonal) layers against plain loops, several networks folded into
+// one whose output is their mean, its model file round trip, and training members on threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <vector>
+
+#include "ensemble.hpp"
+#include "features.hpp"
+#include "model_file.hpp"
+#include "synthetic.hpp"
+#include "trainer.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ptxblas;
+using model::DenseLayer;
+using model::Mlp;
+
+std::vector<float> inputs(int rows, int width, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<float> x(static_cast<std::size_t>(rows) * width);
+  for (float& v : x) v = std::uniform_real_distribution<float>(-2, 2)(rng);
+  return x;
+}
+
+std::vector<float> predict(const Mlp& net, const std::vector<float>& x, int rows) {
+  std::vector<float> y(static_cast<std::size_t>(rows) * net.outputs());
+  net.predict(x.data(), rows, y.data());
+  return y;
+}
+
+TEST(GroupedLayer, ForwardMatchesHandComputation) {
+  // 4 inputs -> 4 hidden in two groups of 2 -> 1 output. Group 0 reads inputs 0-1 only.
+  DenseLayer h{4, 4, {1, 2, 0, 1, -1, 1, 2, 0}, {0, 0, 1, -1}, 2};
+  DenseLayer o{4, 1, {1, 1, 1, 1}, {0.5f}};
+  const Mlp net({h, o});
+  const float x[4] = {1, 2, 3, 4};
+  float y = 0;
+  net.predict(x, 1, &y);
+  // Group 0: (1 + 4, 2) = (5, 2); group 1: (-3 + 4 + 1, 6 - 1) = (2, 5); sum 14 + 0.5.
+  EXPECT_FLOAT_EQ(y, 14.5f);
+  EXPECT_EQ(net.parameter_count(), 8u + 4u + 4u + 1u);
+  DenseLayer bad{4, 4, std::vector<float>(16), std::vector<float>(4), 2};  // a dense layer's weights
+  EXPECT_THROW(Mlp({bad}), std::invalid_argument);
+  DenseLayer odd{3, 4, std::vector<float>(6), std::vector<float>(4), 2};  // 3 inputs in 2 groups
+  EXPECT_THROW(Mlp({odd}), std::invalid_argument);
+}
+
+// The ensemble's single forward pass (grouped hidden layers, blocked paths and remainders) gives
+// the members' mean, for widths that are and are not multiples of 8 and row counts of every
+// remainder.
+TEST(Ensemble, PredictsTheMembersMean) {
+  for (const std::vector<int>& widths :
+       {std::vector<int>{13, 24, 16, 1}, std::vector<int>{28, 32, 64, 32, 1}, std::vector<int>{5, 7, 1},
+        std::vector<int>{6, 1}}) {
+    std::vector<Mlp> members;
+    for (std::uint64_t s = 1; s <= 3; ++s) {
+      members.push_back(Mlp::random(widths, s));
+      for (DenseLayer& l : members.back().layers())  // non-zero biases, so their sum is checked too
+        for (std::size_t j = 0; j < l.b.size(); ++j) l.b[j] = 0.1f * static_cast<float>(s) - 0.05f * static_cast<float>(j % 3);
+    }
+    const Mlp all = tuner::ensemble_of(members);
+    EXPECT_EQ(all.inputs(), widths.front());
+    EXPECT_EQ(all.outputs(), 1);
+    for (int rows : {1, 3, 4, 7, 256, 261}) {
+      const std::vector<float> x = inputs(rows, widths.front(), static_cast<unsigned>(rows));
+      const std::vector<float> y = predict(all, x, rows);
+      std::vector<double> mean(static_cast<std::size_t>(rows), 0.0);
+      for (const Mlp& m : members) {
+        const std::vector<float> ym = predict(m, x, rows);
+        for (int r = 0; r < rows; ++r) mean[static_cast<std::size_t>(r)] += ym[static_cast<std::size_t>(r)] / 3.0;
+      }
+      for (int r = 0; r < rows; ++r)
+        ASSERT_NEAR(y[static_cast<std::size_t>(r)], mean[static_cast<std::size_t>(r)],
+                    1e-4 * (1 + std::abs(mean[static_cast<std::size_t>(r)])))
+            << "widths " << widths.size() << " rows " << rows << " row " << r;
+    }
+  }
+}
+
+TEST(Ensemble, MembersMustMatch) {
+  EXPECT_THROW(tuner::ensemble_of({}), std::invalid_argument);
+  EXPECT_THROW(tuner::ensemble_of({Mlp::random({4, 8, 1}, 1), Mlp::random({4, 6, 1}, 2)}), std::invalid_argument);
+  EXPECT_THROW(tuner::ensemble_of({Mlp::random({4, 8, 2}, 1)}), std::invalid_argument);
+  const Mlp two = tuner::ensemble_of({Mlp::random({4, 8, 8, 1}, 1), Mlp::random({4, 8, 8, 1}, 2)});
+  EXPECT_THROW(tuner::ensemble_of({two, two}), std::invalid_argument);  // grouped hidden layer
+}
+
+class EnsembleFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ptxblas-ensemble-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    m_.device_key = "test-sm90";
+    m_.mean.assign(static_cast<std::size_t>(model::feature_count()), 0.0f);
+    m_.stddev.assign(static_cast<std::size_t>(model::feature_count()), 1.0f);
+    std::vector<Mlp> members;
+    for (std::uint64_t s = 1; s <= 4; ++s) members.push_back(Mlp::random({model::feature_count(), 16, 24, 8, 1}, s));
+    m_.mlp = tuner::ensemble_of(members);
+    model::save_model(m_, dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  model::Model m_;
+  fs::path dir_;
+};
+
+TEST_F(EnsembleFile, RoundTripKeepsGroupsAndPredictions) {
+  std::string error;
+  const auto back = model::load_model(dir_, error);
+  ASSERT_TRUE(back.has_value()) << error;
+  ASSERT_EQ(back->mlp.layers().size(), 4u);
+  EXPECT_EQ(back->mlp.layers()[0].groups, 1);
+  EXPECT_EQ(back->mlp.layers()[1].groups, 4);
+  EXPECT_EQ(back->mlp.layers()[2].groups, 4);
+  EXPECT_EQ(back->mlp.layers()[3].groups, 1);
+  const std::vector<float> x = inputs(9, model::feature_count(), 4);
+  EXPECT_EQ(predict(m_.mlp, x, 9), predict(back->mlp, x, 9));
+}
+
+TEST_F(EnsembleFile, BadGroupsGiveOneLine) {
+  std::ifstream in(dir_ / "model.toml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* groups : {"groups = [ 1, 3, 4, 1 ]", "groups = [ 1, 4, 4 ]", "groups = [ 1, 0, 4, 1 ]",
+                             "groups = [ 1, 'x', 4, 1 ]", "groups = [ 1, 2, 4, 1 ]"}) {
+    std::string bad = text;
+    const auto at = bad.find("groups = [ 1, 4, 4, 1 ]");
+    ASSERT_NE(at, std::string::npos) << text;
+    bad.replace(at, std::string("groups = [ 1, 4, 4, 1 ]").size(), groups);
+    std::ofstream(dir_ / "model.toml") << bad;
+    std::string error;
+    EXPECT_FALSE(model::load_model(dir_, error).has_value()) << groups;
+    EXPECT_NE(error.find("model.toml"), std::string::npos) << error;
+  }
+}
+
+tuner::TrainOptions ensemble_options(int members, int threads) {
+  tuner::TrainOptions o;
+  o.hidden = {16, 16};
+  o.epochs = 8;
+  o.batch = 32;
+  o.learning_rate = 3e-3f;
+  o.seed = 5;
+  o.members = members;
+  o.threads = threads;
+  return o;
+}
+
+// Members on threads give the same weights as members one after another, the first member is the
+// single network of the same seed, and the mean of members predicts no worse on held-out rows than
+// they do on average.
+TEST(EnsembleTraining, ReproducibleOnAnyThreadCountAndNoWorseThanItsMembers) {
+  const auto rows = modeltest::synthetic_dataset(800, 3);
+  tuner::TrainReport r1, r2, single;
+  const model::Model a = tuner::train_model(rows, ensemble_options(3, 1), r1);
+  const model::Model b = tuner::train_model(rows, ensemble_options(3, 3), r2);
+  const model::Model one = tuner::train_model(rows, ensemble_options(1, 1), single);
+  ASSERT_EQ(a.mlp.layers().size(), b.mlp.layers().size());
+  for (std::size_t i = 0; i < a.mlp.layers().size(); ++i) {
+    EXPECT_EQ(a.mlp.layers()[i].w, b.mlp.layers()[i].w);
+    EXPECT_EQ(a.mlp.layers()[i].b, b.mlp.layers()[i].b);
+  }
+  EXPECT_EQ(a.mlp.layers()[1].groups, 3);
+  ASSERT_EQ(r1.member_holdout_mse.size(), 3u);
+  EXPECT_EQ(r1.member_holdout_mse[0], single.holdout_mse);
+  EXPECT_NE(r1.member_holdout_mse[0], r1.member_holdout_mse[1]);
+  const double members_mean = (r1.member_holdout_mse[0] + r1.member_holdout_mse[1] + r1.member_holdout_mse[2]) / 3;
+  EXPECT_LE(r1.holdout_mse, members_mean);  // Jensen: the mean's error never exceeds the mean error
+  EXPECT_EQ(a.mean, one.mean);              // one split, one normalisation
+}
+
+}  // namespace
