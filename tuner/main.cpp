@@ -138,11 +138,12 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
 }
 
 int cmd_export(const std::string& trained, const std::string& name, int sm, float trust_margin,
-               const std::string& models_dir) {
+               bool trust_all_members, const std::string& models_dir) {
   std::string error;
   auto m = model::load_model(trained, error);
   if (!m) throw std::runtime_error(error);
   m->trust_margin = trust_margin;
+  m->trust_all_members = trust_all_members && m->members > 1;
   m->device_name = name;
   m->sm = sm;
   m->device_key = model::device_key(name, sm);
@@ -300,6 +301,9 @@ int main(int argc, char** argv) {
                   "log2: dispatch takes the model's pick over the heuristic's plan only when predicted this much faster")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 2.0f));
+  bool trust_all_members = false;
+  exp->add_flag("--trust-all-members", trust_all_members,
+                "an ensemble's pick replaces the heuristic's plan only if every member predicts it faster too");
 
   auto* space = app.add_subcommand("space", "count legal and pruned configurations per type and layout");
 
@@ -336,7 +340,7 @@ int main(int argc, char** argv) {
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
-    if (*exp) return cmd_export(trained, name, sm, trust_margin, models_dir);
+    if (*exp) return cmd_export(trained, name, sm, trust_margin, trust_all_members, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
     if (*pick) return cmd_pick(pick_model, pick_shapes);

@@ -265,6 +265,7 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   for (const model::Mlp& net : members) report.member_holdout_mse.push_back(mse(net, ho));
   report.epoch_mse = epochs.front();
   m.mlp = count == 1 ? members.front() : ensemble_of(members);
+  m.members = count;
   report.train_rows = tr.count();
   report.holdout_rows = ho.count();
   report.train_mse = mse(m.mlp, tr);

@@ -45,6 +45,38 @@ std::vector<int> Mlp::widths() const {
   return w;
 }
 
+Mlp Mlp::member(int members, int k) const {
+  const std::size_t nl = layers_.size();
+  if (members < 1 || k < 0 || k >= members || nl < 2)
+    throw std::invalid_argument("not an ensemble of " + std::to_string(members) + " members");
+  std::vector<DenseLayer> out;
+  for (std::size_t li = 0; li < nl; ++li) {
+    const DenseLayer& l = layers_[li];
+    const bool first = li == 0, last = li + 1 == nl;
+    // The first layer is dense over the shared inputs, hidden layers one group per member, the
+    // output layer dense over every member's block.
+    if ((first || last ? l.groups != 1 : l.groups != members) || (!first && l.in % members != 0) ||
+        (!last && l.out % members != 0) || (last && l.out != 1))
+      throw std::invalid_argument("not an ensemble of " + std::to_string(members) + " members");
+    DenseLayer m;
+    m.in = first ? l.in : l.in / members;
+    m.out = last ? 1 : l.out / members;
+    const std::size_t nw = static_cast<std::size_t>(m.in) * static_cast<std::size_t>(m.out);
+    const std::size_t wk = last ? static_cast<std::size_t>(m.in) : nw;  // this member's weights
+    const auto w0 = l.w.begin() + static_cast<std::ptrdiff_t>(wk * static_cast<std::size_t>(k));
+    m.w.assign(w0, w0 + static_cast<std::ptrdiff_t>(wk));
+    if (last) {
+      for (float& w : m.w) w *= static_cast<float>(members);  // ensemble_of divided them
+      m.b = l.b;
+    } else {
+      const auto b0 = l.b.begin() + static_cast<std::ptrdiff_t>(m.out) * k;
+      m.b.assign(b0, b0 + m.out);
+    }
+    out.push_back(std::move(m));
+  }
+  return Mlp(std::move(out));
+}
+
 std::size_t Mlp::parameter_count() const {
   std::size_t n = 0;
   for (const DenseLayer& l : layers_) n += l.w.size() + l.b.size();

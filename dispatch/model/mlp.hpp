@@ -33,6 +33,13 @@ class Mlp {
   // rows x inputs() (row-major) -> rows x outputs().
   void predict(const float* x, int rows, float* out) const;
 
+  // Member k of an ensemble of `members` networks folded into this one (tuner::ensemble_of):
+  // its own first rows, hidden blocks and output weights. Its output is the member's up to a
+  // constant (the folded output bias is the members' mean), which is all that ranking
+  // candidates or comparing two of them needs. Throws std::invalid_argument if this network is
+  // not such a fold.
+  Mlp member(int members, int k) const;
+
   const std::vector<DenseLayer>& layers() const { return layers_; }
   std::vector<DenseLayer>& layers() { return layers_; }
 

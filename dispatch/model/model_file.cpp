@@ -105,6 +105,8 @@ void save_model(const Model& m, const fs::path& dir) {
   };
   // Only an ensemble's file has the key, so single networks' files read as before.
   if (std::any_of(groups.begin(), groups.end(), [](int g) { return g != 1; })) t.insert("groups", to_array(groups));
+  if (m.members > 1) t.insert("members", m.members);
+  if (m.trust_all_members) t.insert("trust_all_members", true);
   std::ofstream meta(dir / "model.toml");
   meta << "# ptxblas performance model (format documented in models/README.md)\n" << t << "\n";
   std::ofstream bin(dir / "weights.bin", std::ios::binary);
@@ -196,6 +198,17 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
     layers.push_back(std::move(l));
   }
   m.mlp = Mlp(std::move(layers));
+  const std::int64_t members = t["members"].value_or(std::int64_t{1});
+  if (members < 1 || members > 64) return fail("members must be 1 to 64");
+  m.members = static_cast<int>(members);
+  if (m.members > 1) {
+    try {
+      m.mlp.member(m.members, 0);
+    } catch (const std::invalid_argument&) {
+      return fail("the layers are not an ensemble of " + std::to_string(m.members) + " members");
+    }
+  }
+  m.trust_all_members = t["trust_all_members"].value_or(false);
   return m;
 }
 

@@ -27,6 +27,9 @@ struct Model {
                                    // heuristic's plan only when predicted this much faster
   int max_stages = 2;              // the most shared stages its rows measured (files before the
                                    // cp.async stages have no key: 2); the picker offers no more
+  int members = 1;                 // > 1: mlp is an ensemble of this many networks, their mean
+  bool trust_all_members = false;  // an ensemble's pick replaces the heuristic's plan only if
+                                   // every member also predicts it faster (beside trust_margin)
 };
 
 // "NVIDIA H100 80GB HBM3", 90 -> "nvidia-h100-80gb-hbm3-sm90".

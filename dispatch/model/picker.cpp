@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <mutex>
 #include <system_error>
@@ -72,7 +73,9 @@ std::size_t ProblemHash::operator()(const Problem& p) const {
   return h;
 }
 
-Picker::Picker(Model m, gen::Limits lim) : model_(std::move(m)), limits_(lim) {}
+Picker::Picker(Model m, gen::Limits lim) : model_(std::move(m)), limits_(lim) {
+  for (int k = 0; model_.members > 1 && k < model_.members; ++k) members_.push_back(model_.mlp.member(model_.members, k));
+}
 
 const Picker::Space& Picker::space_entry(gen::DataType t) {
   {
@@ -116,6 +119,11 @@ const Picker::Space& Picker::space_entry(gen::DataType t) {
 const std::vector<gen::Tuning>& Picker::space(gen::DataType t) { return space_entry(t).tunings; }
 
 std::vector<float> Picker::score(const Problem& p, const std::vector<gen::Tuning>& candidates) const {
+  return predict_with(model_.mlp, p, candidates);
+}
+
+std::vector<float> Picker::predict_with(const Mlp& net, const Problem& p,
+                                        const std::vector<gen::Tuning>& candidates) const {
   const int f = feature_count();
   std::vector<float> x(candidates.size() * static_cast<std::size_t>(f));
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -125,7 +133,7 @@ std::vector<float> Picker::score(const Problem& p, const std::vector<gen::Tuning
       row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
   }
   std::vector<float> out(candidates.size());
-  model_.mlp.predict(x.data(), static_cast<int>(candidates.size()), out.data());
+  net.predict(x.data(), static_cast<int>(candidates.size()), out.data());
   return out;
 }
 
@@ -161,9 +169,24 @@ std::vector<Picker::Scored> Picker::top_scored(const Problem& p, int k) {
     for (int j = kP; j < f; ++j)
       row[j] = (row[j] - model_.mean[static_cast<std::size_t>(j)]) / model_.stddev[static_cast<std::size_t>(j)];
   }
-  if (!fits.empty()) predict_parallel(model_.mlp, x.data(), fits.size(), static_cast<std::size_t>(f), s.data());
   std::vector<std::size_t> order(fits.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
+  const std::size_t fc = static_cast<std::size_t>(f);
+  if (!members_.empty() && fits.size() > kScreened) {
+    // The first member screens; the ensemble scores the screen's best, the rest rank below them.
+    predict_parallel(members_.front(), x.data(), fits.size(), fc, s.data());
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kScreened), order.end(),
+                     [&](std::size_t a, std::size_t b) { return s[a] > s[b] || (s[a] == s[b] && a < b); });
+    order.resize(kScreened);
+    std::sort(order.begin(), order.end());  // the space's order again, for ties
+    std::vector<float> xs(kScreened * fc), ss(kScreened);
+    for (std::size_t r = 0; r < kScreened; ++r) std::copy_n(x.data() + order[r] * fc, fc, xs.data() + r * fc);
+    predict_parallel(model_.mlp, xs.data(), kScreened, fc, ss.data());
+    std::fill(s.begin(), s.end(), -std::numeric_limits<float>::infinity());
+    for (std::size_t r = 0; r < kScreened; ++r) s[order[r]] = ss[r];
+  } else if (!fits.empty()) {
+    predict_parallel(model_.mlp, x.data(), fits.size(), fc, s.data());
+  }
   const std::size_t n = std::min(order.size(), static_cast<std::size_t>(std::max(k, 0)));
   // Ties keep the space's order, so the first is the same as a max_element scan's.
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
@@ -196,6 +219,10 @@ gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
   if (!(best == fallback)) {
     const std::vector<float> s = score(p, {best, fallback});
     if (s[0] < s[1] + model_.trust_margin) choice = fallback;
+    for (std::size_t k = 0; model_.trust_all_members && choice == best && k < members_.size(); ++k) {
+      const std::vector<float> sk = predict_with(members_[k], p, {best, fallback});
+      if (!(sk[0] > sk[1])) choice = fallback;
+    }
   }
   std::unique_lock lock(mutex_);
   guarded_.emplace(p, choice);

@@ -1,6 +1,8 @@
 // The input-aware choice: every candidate configuration of the space that fits the problem is
 // scored by the model (one batched forward pass) and the best predicted one is taken (ISAAC §5).
-// Decisions are cached per problem, so a repeated shape costs one hash lookup.
+// An ensemble's first member screens the space and the whole ensemble ranks the screen's best
+// (kScreened), so a first pick costs about one network's work. Decisions are cached per
+// problem, so a repeated shape costs one hash lookup.
 #pragma once
 
 #include <map>
@@ -25,6 +27,8 @@ struct ProblemHash {
 
 class Picker {
  public:
+  static constexpr std::size_t kScreened = 4096;  // an ensemble ranks this many of its first member's best
+
   explicit Picker(Model m, gen::Limits lim = {});
 
   // Whether p is no larger (2mnk) than the largest problem the model was trained on. Beyond it,
@@ -36,8 +40,9 @@ class Picker {
   gen::Tuning pick(const Problem& p);
 
   // The model's best candidate when it predicts it at least the model's trust_margin (log2)
-  // faster than `fallback` (the heuristic's plan), else `fallback`: where the model cannot tell
-  // them apart (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
+  // faster than `fallback` (the heuristic's plan), and, with trust_all_members, every member of
+  // the ensemble predicts it faster too; else `fallback`: where the model cannot tell them apart
+  // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
   gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
 
   // The model's k best candidates for p, best first (no cache; fewer when fewer fit).
@@ -66,7 +71,11 @@ class Picker {
   };
   const Space& space_entry(gen::DataType t);
 
+  // Predictions of `net` (the model or one member) for p's candidates, normalised features.
+  std::vector<float> predict_with(const Mlp& net, const Problem& p, const std::vector<gen::Tuning>& candidates) const;
+
   Model model_;
+  std::vector<Mlp> members_;  // an ensemble's members, one by one (empty for a single network)
   gen::Limits limits_;
   std::shared_mutex mutex_;
   std::map<gen::DataType, Space> spaces_;

@@ -1,7 +1,9 @@
 // Ensembles: grouped (block-diagonal) layers against plain loops, several networks folded into
-// one whose output is their mean, its model file round trip, and training members on threads.
+// one whose output is their mean, its members taken out again, its model file round trip, the
+// picker's screen and its members' agreement, and training members on threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include "ensemble.hpp"
 #include "features.hpp"
 #include "model_file.hpp"
+#include "picker.hpp"
 #include "synthetic.hpp"
 #include "trainer.hpp"
 
@@ -91,6 +94,86 @@ TEST(Ensemble, MembersMustMatch) {
   EXPECT_THROW(tuner::ensemble_of({two, two}), std::invalid_argument);  // grouped hidden layer
 }
 
+// Each member comes back out of the fold, up to a constant (the output bias is the mean).
+TEST(Ensemble, MembersComeBackOutUpToAConstant) {
+  std::vector<Mlp> members;
+  for (std::uint64_t s = 1; s <= 3; ++s) {
+    members.push_back(Mlp::random({13, 24, 16, 1}, s));
+    members.back().layers().back().b[0] = static_cast<float>(s);
+  }
+  const Mlp all = tuner::ensemble_of(members);
+  const std::vector<float> x = inputs(37, 13, 9);
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<float> got = predict(all.member(3, k), x, 37), want = predict(members[static_cast<std::size_t>(k)], x, 37);
+    for (int r = 1; r < 37; ++r)
+      ASSERT_NEAR(got[static_cast<std::size_t>(r)] - got[0], want[static_cast<std::size_t>(r)] - want[0], 1e-4)
+          << "member " << k << " row " << r;
+  }
+  EXPECT_THROW(all.member(2, 0), std::invalid_argument);  // folded from 3
+  EXPECT_THROW(all.member(3, 3), std::invalid_argument);
+  EXPECT_THROW(Mlp::random({13, 24, 16, 1}, 1).member(3, 0), std::invalid_argument);  // never folded
+}
+
+// Members scoring a_k log2(ml) (one hidden unit, kept positive by its bias): their mean is
+// (mean a) log2(ml) plus a constant.
+model::Model scores_ml(const std::vector<float>& a) {
+  const int f = model::feature_count();
+  std::vector<Mlp> members;
+  for (float ak : a) {
+    DenseLayer h{f, 1, std::vector<float>(static_cast<std::size_t>(f), 0.0f), {100.0f}};
+    h.w[model::kProblemFeatures + 0] = ak;
+    members.push_back(Mlp({h, DenseLayer{1, 1, {1.0f}, {0.0f}}}));
+  }
+  model::Model m;
+  m.mean.assign(static_cast<std::size_t>(f), 0.0f);
+  m.stddev.assign(static_cast<std::size_t>(f), 1.0f);
+  m.mlp = tuner::ensemble_of(members);
+  m.members = static_cast<int>(a.size());
+  return m;
+}
+
+// The first member screens (the space holds far more than Picker::kScreened candidates here);
+// the pick is still the ensemble's argmax over the whole space, also where a member disagrees.
+TEST(EnsemblePicker, ScreensWithTheFirstMemberAndPicksTheEnsemblesBest) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
+  for (const std::vector<float>& a : {std::vector<float>{1, 2, 3}, std::vector<float>{1, 1, -0.5f}}) {
+    model::Picker picker(scores_ml(a));
+    std::vector<gen::Tuning> fits;
+    for (const gen::Tuning& t : picker.space(p.data))
+      if (model::candidate_fits(p, t)) fits.push_back(t);
+    ASSERT_GT(fits.size(), model::Picker::kScreened);
+    const std::vector<float> s = picker.score(p, fits);
+    const float best = *std::max_element(s.begin(), s.end());
+    const gen::Tuning pick = picker.pick(p);
+    EXPECT_EQ(pick.ml, 256);
+    EXPECT_EQ(picker.score(p, {pick})[0], best);
+    const std::vector<model::Picker::Scored> top = picker.top_scored(p, 3);
+    ASSERT_EQ(top.size(), 3u);
+    EXPECT_TRUE(top[0].tuning == pick);
+    EXPECT_GE(top[1].log2_tflops, top[2].log2_tflops);
+  }
+}
+
+// With trust_all_members, one member predicting the fallback faster keeps the fallback, however
+// far the mean is past the trust margin.
+TEST(EnsemblePicker, TrustAllMembersKeepsTheFallbackWhenOneDisagrees) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
+  model::Picker probe(scores_ml({1, 1, -0.5f}));
+  const gen::Tuning best = probe.pick(p);
+  const gen::Tuning* small = nullptr;  // ml = 16: the mean predicts it 2 log2 units slower
+  for (const gen::Tuning& t : probe.space(p.data))
+    if (!small && t.ml == 16 && model::candidate_fits(p, t)) small = &t;
+  ASSERT_TRUE(small);
+  model::Model m = scores_ml({1, 1, -0.5f});
+  m.trust_margin = 0.5f;
+  EXPECT_EQ(model::Picker(m).pick(p, *small), best);
+  m.trust_all_members = true;
+  EXPECT_EQ(model::Picker(m).pick(p, *small), *small);
+  model::Model agree = scores_ml({1, 2, 3});
+  agree.trust_all_members = true;
+  EXPECT_EQ(model::Picker(std::move(agree)).pick(p, *small).ml, 256);
+}
+
 class EnsembleFile : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -102,6 +185,8 @@ class EnsembleFile : public ::testing::Test {
     std::vector<Mlp> members;
     for (std::uint64_t s = 1; s <= 4; ++s) members.push_back(Mlp::random({model::feature_count(), 16, 24, 8, 1}, s));
     m_.mlp = tuner::ensemble_of(members);
+    m_.members = 4;
+    m_.trust_all_members = true;
     model::save_model(m_, dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -118,8 +203,25 @@ TEST_F(EnsembleFile, RoundTripKeepsGroupsAndPredictions) {
   EXPECT_EQ(back->mlp.layers()[1].groups, 4);
   EXPECT_EQ(back->mlp.layers()[2].groups, 4);
   EXPECT_EQ(back->mlp.layers()[3].groups, 1);
+  EXPECT_EQ(back->members, 4);
+  EXPECT_TRUE(back->trust_all_members);
   const std::vector<float> x = inputs(9, model::feature_count(), 4);
   EXPECT_EQ(predict(m_.mlp, x, 9), predict(back->mlp, x, 9));
+}
+
+TEST_F(EnsembleFile, MembersMustMatchTheLayers) {
+  std::ifstream in(dir_ / "model.toml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* members : {"members = 3", "members = 0", "members = 99"}) {
+    std::string bad = text;
+    const auto at = bad.find("members = 4");
+    ASSERT_NE(at, std::string::npos) << text;
+    bad.replace(at, std::string("members = 4").size(), members);
+    std::ofstream(dir_ / "model.toml") << bad;
+    std::string error;
+    EXPECT_FALSE(model::load_model(dir_, error).has_value()) << members;
+    EXPECT_NE(error.find("members"), std::string::npos) << error;
+  }
 }
 
 TEST_F(EnsembleFile, BadGroupsGiveOneLine) {
@@ -165,6 +267,8 @@ TEST(EnsembleTraining, ReproducibleOnAnyThreadCountAndNoWorseThanItsMembers) {
     EXPECT_EQ(a.mlp.layers()[i].b, b.mlp.layers()[i].b);
   }
   EXPECT_EQ(a.mlp.layers()[1].groups, 3);
+  EXPECT_EQ(a.members, 3);
+  EXPECT_EQ(one.members, 1);
   ASSERT_EQ(r1.member_holdout_mse.size(), 3u);
   EXPECT_EQ(r1.member_holdout_mse[0], single.holdout_mse);
   EXPECT_NE(r1.member_holdout_mse[0], r1.member_holdout_mse[1]);
