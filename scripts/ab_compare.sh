@@ -12,6 +12,9 @@
 #     beta = 1; $AB_MAX_MS sets --max-ms for it, default 200).
 # Then first-call latency (ptxblas-bench-latency), each library with its own empty
 # CUDA_CACHE_PATH, run twice: cold, then warm JIT cache.
+# Two models with one library: AB_MODELS_A / AB_MODELS_B set PTXBLAS_MODEL_DIR for that side (a
+# folder holding <device key>/model.toml), e.g. `AB_MODELS_B=tune/models scripts/ab_compare.sh
+# build/bin/libptxblas.so`.
 # Logs and CSVs go to $OUT/ab-results.tgz (or build/ab-logs without $OUT); ends with a summary:
 # the median TFLOP/s of A and B per level-3 row (and GEMM row) with B / A, and the latency lines.
 # Time on the H100 (3 rounds, latency included): the TRSM lines of the level-3 suite 52 s; the
@@ -30,11 +33,17 @@ done
 if [ -n "${OUT:-}" ]; then logs=$(mktemp -d); else logs=build/ab-logs; mkdir -p "$logs"; fi
 
 lib_of() { if [ "$1" = A ]; then echo "$A"; else echo "$B"; fi; }
+# `env` arguments of a side: its model folder, if one was given.
+models_of() {
+  local dir
+  if [ "$1" = A ]; then dir=${AB_MODELS_A:-}; else dir=${AB_MODELS_B:-}; fi
+  [ -z "$dir" ] || echo "PTXBLAS_MODEL_DIR=$(realpath "$dir")"
+}
 
 for ((r = 1; r <= ROUNDS; ++r)); do
   for side in A B; do
     lib=$(lib_of "$side")
-    timeout -k 10 120 "$BIN/ptxblas-bench-blas3" --suite "${AB_BLAS3_SUITE:-testing/bench/suite_blas3.txt}" \
+    env $(models_of "$side") timeout -k 10 120 "$BIN/ptxblas-bench-blas3" --suite "${AB_BLAS3_SUITE:-testing/bench/suite_blas3.txt}" \
       --library "$lib" --csv "$logs/blas3-$side-$r.csv" >"$logs/blas3-$side-$r.log" 2>&1 ||
       echo "level-3 benchmark $side round $r: exit status $?"
     if [ "${AB_GEMM:-0}" = 1 ]; then
@@ -42,7 +51,7 @@ for ((r = 1; r <= ROUNDS; ++r)); do
       [ -n "${AB_GEMM_FILTER:-}" ] && gemm_args+=(--filter "$AB_GEMM_FILTER")
       [ "${AB_GEMM_BETA_ONE:-0}" = 1 ] && gemm_args+=(--beta-one)
       [ -n "${AB_MAX_MS:-}" ] && gemm_args+=(--max-ms "$AB_MAX_MS")
-      timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
+      env $(models_of "$side") timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
         echo "GEMM benchmark $side round $r: exit status $?"
     fi
   done
@@ -51,13 +60,13 @@ for side in A B; do
   lib=$(lib_of "$side")
   cache=$(mktemp -d)
   for pass in cold warm; do
-    CUDA_CACHE_PATH=$cache timeout -k 10 120 "$BIN/ptxblas-bench-latency" --library "$lib" \
+    env $(models_of "$side") CUDA_CACHE_PATH="$cache" timeout -k 10 120 "$BIN/ptxblas-bench-latency" --library "$lib" \
       >"$logs/latency-$side-$pass.txt" 2>&1 || echo "latency $side $pass: exit status $?"
   done
   rm -rf "$cache"
 done
-echo "A = $A" >"$logs/libraries.txt"
-echo "B = $B" >>"$logs/libraries.txt"
+echo "A = $A $(models_of A)" >"$logs/libraries.txt"
+echo "B = $B $(models_of B)" >>"$logs/libraries.txt"
 
 python3 - "$logs" <<'PY'
 import csv, glob, os, statistics, sys
@@ -83,6 +92,13 @@ def table(kind, key_cols, value_col):
         b = statistics.median(v["B"]) if v["B"] else float("nan")
         ratio = b / a if a > 0 else float("nan")
         print("%-44s %9.3f %9.3f %7.3f" % (" ".join(key)[:44], a, b, ratio))
+    by_type = {}
+    for key, v in rows.items():
+        if v["A"] and v["B"] and statistics.median(v["A"]) > 0:
+            by_type.setdefault(key[1] if kind == "blas3" else key[0], []).append(
+                statistics.median(v["B"]) / statistics.median(v["A"]))
+    print("B/A geomean per type: " + "  ".join(
+        "%s %.3f (%d)" % (t, statistics.geometric_mean(r), len(r)) for t, r in sorted(by_type.items())))
 
 table("blas3", ["routine", "type", "side", "uplo", "trans", "diag", "m", "n", "k"], "ptxblas_tflops")
 table("gemm", ["type", "transa", "transb", "m", "n", "k", "name"], "ptxblas_tflops")
