@@ -19,8 +19,12 @@
 #   scripts/tune_device.sh sample 6   round 6: the same on log-uniform problems, from round 5's model
 #   scripts/tune_device.sh sample 7   round 7: the same for C and Z only (the round-6 model's
 #                                     complex picks were 0.88 of the oracle, D's and S's 0.98-1.01)
-#   scripts/tune_device.sh sample N   N >= 8: the round-(N-1) model's favourites on new
+#   scripts/tune_device.sh sample 8   round 8: the round-6 model's favourites on S, D, C, Z
+#                                     log-uniform problems (the bundled model: `train 8`, five members)
+#   scripts/tune_device.sh sample N   N >= 9: the round-(N-1) model's favourites on new
 #                                     log-uniform problems (RN_COUNT rows, default 12000)
+# Rounds 2-8 of the H100 data were sampled from single networks: MEMBERS=1 for `train 1`..`train 7`
+# reproduces them; the bundled model is `train 8` with the default five.
 #   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
 #   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
 #   scripts/tune_device.sh export N   install the round-N model into $OUT/models/<key>
@@ -29,8 +33,9 @@
 #
 # The device key comes from nvidia-smi, or from DEVICE_NAME and SM (e.g. 90) where there is no GPU.
 # Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000), R4_COUNT (16000),
-# R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000),
-# TRUST_MARGIN (0.5, written by export).
+# R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000), R8_COUNT (12000),
+# MEMBERS (5: networks in the ensemble `train` makes; 1: a single network),
+# TRUST_MARGIN (0.1, written by export; 0.5 suits a single network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${BUILD_DIR:-build}/bin/ptxblas-tune
@@ -45,7 +50,7 @@ else
 fi
 key=$(echo "$name" | tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9]+/-/g; s/^-|-$//g')-sm$cc
 echo "device: $name (sm_$cc), key $key"
-train=(--hidden 32 64 32 --epochs 300 --batch 32)
+train=(--hidden 32 64 32 --epochs 300 --batch 32 --members "${MEMBERS:-5}")
 
 round=${2:-}
 [[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval ]] || { echo "round must be a number >= 1" >&2; exit 2; }
@@ -71,6 +76,7 @@ case "${1:-}" in
       5) stage_round "${R5_COUNT:-10000}" 15 4 4 SDCZ --min-gflop 5 ;;
       6) stage_round "${R6_COUNT:-12000}" 16 5 4 SDCZ ;;
       7) stage_round "${R7_COUNT:-10000}" 17 6 4 CZ ;;
+      8) stage_round "${R8_COUNT:-12000}" 18 6 4 SDCZ ;;
       *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
            --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
@@ -81,9 +87,10 @@ case "${1:-}" in
     mapfile -t data < <(datasets)
     "$T" train --data "${data[@]}" "${train[@]}" --out "$OUTDIR/round$round-model" ;;
   export)
-    # A margin of about two held-out standard errors (RMSE ~0.26 log2): at 0.15 the round-6
-    # model's confident mistakes cost as much as its wins (perf notes §30).
-    "$T" export --model "$IN/round$round-model" --device-name "$name" --sm "$cc" --trust-margin "${TRUST_MARGIN:-0.5}" \
+    # A single network needs about two held-out standard errors (0.5 log2: at 0.15 the round-6
+    # network's confident mistakes cost as much as its wins, perf notes §30); the five-network
+    # ensemble's mean works at 0.1 (perf notes §82).
+    "$T" export --model "$IN/round$round-model" --device-name "$name" --sm "$cc" --trust-margin "${TRUST_MARGIN:-0.1}" \
       --models-dir "$OUTDIR/models" ;;
   eval)
     "$T" eval --model "$IN/models/$key" --shapes testing/bench/model_eval_shapes.txt \
