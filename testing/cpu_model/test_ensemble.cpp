@@ -190,6 +190,22 @@ class EnsembleFile : public ::testing::Test {
     model::save_model(m_, dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+  // The saved model.toml with `from` replaced by `to`: the load's error line (none: a failure).
+  std::string load_error_with(const std::string& from, const std::string& to) {
+    std::ifstream in(dir_ / "model.toml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(from);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "no '" << from << "' in model.toml";
+      return "";
+    }
+    std::ofstream(dir_ / "model.toml") << text.replace(at, from.size(), to);
+    std::string error;
+    const bool loaded = model::load_model(dir_, error).has_value();
+    std::ofstream(dir_ / "model.toml") << text.replace(at, to.size(), from);  // as saved again
+    EXPECT_FALSE(loaded) << to;
+    return error;
+  }
   model::Model m_;
   fs::path dir_;
 };
@@ -210,34 +226,14 @@ TEST_F(EnsembleFile, RoundTripKeepsGroupsAndPredictions) {
 }
 
 TEST_F(EnsembleFile, MembersMustMatchTheLayers) {
-  std::ifstream in(dir_ / "model.toml");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (const char* members : {"members = 3", "members = 0", "members = 99"}) {
-    std::string bad = text;
-    const auto at = bad.find("members = 4");
-    ASSERT_NE(at, std::string::npos) << text;
-    bad.replace(at, std::string("members = 4").size(), members);
-    std::ofstream(dir_ / "model.toml") << bad;
-    std::string error;
-    EXPECT_FALSE(model::load_model(dir_, error).has_value()) << members;
-    EXPECT_NE(error.find("members"), std::string::npos) << error;
-  }
+  for (const char* members : {"members = 3", "members = 0", "members = 99"})
+    EXPECT_NE(load_error_with("members = 4", members).find("members"), std::string::npos) << members;
 }
 
 TEST_F(EnsembleFile, BadGroupsGiveOneLine) {
-  std::ifstream in(dir_ / "model.toml");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const char* groups : {"groups = [ 1, 3, 4, 1 ]", "groups = [ 1, 4, 4 ]", "groups = [ 1, 0, 4, 1 ]",
-                             "groups = [ 1, 'x', 4, 1 ]", "groups = [ 1, 2, 4, 1 ]"}) {
-    std::string bad = text;
-    const auto at = bad.find("groups = [ 1, 4, 4, 1 ]");
-    ASSERT_NE(at, std::string::npos) << text;
-    bad.replace(at, std::string("groups = [ 1, 4, 4, 1 ]").size(), groups);
-    std::ofstream(dir_ / "model.toml") << bad;
-    std::string error;
-    EXPECT_FALSE(model::load_model(dir_, error).has_value()) << groups;
-    EXPECT_NE(error.find("model.toml"), std::string::npos) << error;
-  }
+                             "groups = [ 1, 'x', 4, 1 ]", "groups = [ 1, 2, 4, 1 ]"})
+    EXPECT_NE(load_error_with("groups = [ 1, 4, 4, 1 ]", groups).find("model.toml"), std::string::npos) << groups;
 }
 
 tuner::TrainOptions ensemble_options(int members, int threads) {
