@@ -181,8 +181,11 @@ long run_eval(const EvalOptions& opt) {
           again[at].push_back(time_one(finalists[at]));
         }
       for (std::size_t f = 0; f < finalists.size(); ++f) {
+        std::erase_if(again[f], [](double t) { return t <= 0; });  // a refused re-timing is no time
         std::sort(again[f].begin(), again[f].end());
-        secs[finalists[f]] = again[f][again[f].size() / 2];
+        // The median; of an even count, the mean of the middle two.
+        const std::size_t n = again[f].size();
+        secs[finalists[f]] = n == 0 ? -1 : n % 2 ? again[f][n / 2] : 0.5 * (again[f][n / 2 - 1] + again[f][n / 2]);
       }
     }
     double best_s = -1;
