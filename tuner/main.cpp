@@ -187,7 +187,7 @@ int cmd_space() {
 
 // The model's choice for each shape, with its predicted speed and the host time a first pick
 // takes (space enumeration excluded: it is done once per type). CPU only.
-int cmd_pick(const std::string& model_dir, const std::string& shapes_path) {
+int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int top, int sms) {
   std::string error;
   std::optional<model::Model> m = model::load_model(model_dir, error);
   if (!m) throw std::runtime_error(error);
@@ -211,6 +211,17 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path) {
                   static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
     std::printf("%-4c %-24s %-40s %9.2f %8zu %9.2f\n", tuner::type_code(p.data), shape,
                 gen::tuning_name(base, best).c_str(), std::exp2(picker.score(p, {best})[0]), fits, ms);
+    if (top <= 0) continue;
+    // The runners-up and the heuristic's plan (what dispatch keeps unless the pick is predicted
+    // trust_margin faster), each with its prediction: where the model is confidently wrong.
+    for (const model::Picker::Scored& s2 : picker.top_scored(p, top))
+      std::printf("%-4s %-24s   %-38s %9.2f\n", "", "", gen::tuning_name(base, s2.tuning).c_str(),
+                  std::exp2(s2.log2_tflops));
+    const gen::Tuning h = dispatch::tuning_of(dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sms));
+    const gen::Tuning chosen = picker.pick(p, h);
+    std::printf("%-4s %-24s   %-38s %9.2f  heuristic's plan; dispatch runs the %s\n", "", "",
+                gen::tuning_name(base, h).c_str(), std::exp2(picker.score(p, {h})[0]),
+                chosen == h ? "heuristic's" : "model's");
   }
   return 0;
 }
@@ -333,6 +344,11 @@ int main(int argc, char** argv) {
   auto* pick = app.add_subcommand("pick", "print the model's choice per shape and how long a first pick takes (CPU)");
   pick->add_option("--model", pick_model, "trained or exported model folder")->required();
   pick->add_option("--shapes", pick_shapes, "shapes (bench suite format)")->required();
+  int pick_top = 0;
+  pick->add_option("--top", pick_top, "also print the model's N best and the heuristic's plan, predicted")
+      ->check(CLI::Range(0, 4096));
+  int pick_sms = 132;
+  pick->add_option("--sms", pick_sms, "multiprocessors the heuristic plans for")->capture_default_str()->check(CLI::PositiveNumber);
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -343,7 +359,7 @@ int main(int argc, char** argv) {
     if (*exp) return cmd_export(trained, name, sm, trust_margin, trust_all_members, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
-    if (*pick) return cmd_pick(pick_model, pick_shapes);
+    if (*pick) return cmd_pick(pick_model, pick_shapes, pick_top, pick_sms);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ptxblas-tune: %s\n", e.what());
     return 1;

@@ -1,14 +1,11 @@
 #include "trainer.hpp"
 
 #include "ensemble.hpp"
+#include "job_pool.hpp"
 #include "picker.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -170,30 +167,6 @@ model::Mlp train_member(const std::vector<int>& widths, std::uint64_t seed, std:
   return net;
 }
 
-// job(0) .. job(count - 1), up to `threads` at a time (0: one per core). Each job's result
-// depends only on its own seed, so the thread count never changes the weights.
-void run_members(int count, int threads, const std::function<void(int)>& job) {
-  const int width = std::max(1, std::min(count, threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
-  std::atomic<int> next{0};
-  std::exception_ptr failed;
-  std::mutex failed_mutex;
-  auto worker = [&] {
-    for (int k = next++; k < count; k = next++) {
-      try {
-        job(k);
-      } catch (...) {
-        std::lock_guard lock(failed_mutex);
-        if (!failed) failed = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < width; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& th : pool) th.join();
-  if (failed) std::rethrow_exception(failed);
-}
-
 }  // namespace
 
 model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
@@ -254,18 +227,25 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   std::vector<model::Mlp> members(static_cast<std::size_t>(count));
   std::vector<std::vector<double>> epochs(members.size());
   auto train_one = [&](int k) {
-    std::seed_seq seeds{opt.seed, static_cast<std::uint64_t>(k)};
+    // seed_seq keeps 32 bits of each value: a seed's high half joins where it has one (seeds
+    // below 2^32 keep the sequence, and so the weights, they always had).
+    const std::uint64_t low = opt.seed & 0xffffffffu, high = opt.seed >> 32;
+    std::seed_seq seeds = high ? std::seed_seq{low, static_cast<std::uint64_t>(k), high}
+                               : std::seed_seq{low, static_cast<std::uint64_t>(k)};
     std::mt19937_64 own(seeds);
     std::mt19937_64& r = k == 0 ? rng : own;
     members[static_cast<std::size_t>(k)] = train_member(widths, k == 0 ? opt.seed : r(), r, tr, opt,
                                                         epochs[static_cast<std::size_t>(k)]);
   };
-  run_members(count, opt.threads, train_one);
+  // Each job's result depends only on its own seed, so the thread count never changes the weights.
+  model::run_jobs(static_cast<std::size_t>(count), static_cast<std::size_t>(std::max(0, opt.threads)),
+                  [&](std::size_t k) { train_one(static_cast<int>(k)); });
   report.member_holdout_mse.clear();
   for (const model::Mlp& net : members) report.member_holdout_mse.push_back(mse(net, ho));
   report.epoch_mse = epochs.front();
   m.mlp = count == 1 ? members.front() : ensemble_of(members);
-  m.members = count;
+  // Members without hidden layers fold into one linear network (their mean): nothing to screen.
+  m.members = widths.size() > 2 ? count : 1;
   report.train_rows = tr.count();
   report.holdout_rows = ho.count();
   report.train_mse = mse(m.mlp, tr);

@@ -171,7 +171,7 @@ __attribute__((target_clones("fma", "default"))) void Mlp::predict(const float* 
   }
   // Rows in chunks that keep every layer's activations in cache.
   constexpr std::size_t kChunk = 256;
-  std::vector<float> cur, next;
+  std::vector<float> cur, next, pad_in, pad_out;
   const std::size_t nin = static_cast<std::size_t>(inputs()), nouts = static_cast<std::size_t>(outputs());
   for (std::size_t r0 = 0; r0 < static_cast<std::size_t>(rows); r0 += kChunk) {
     const std::size_t nrows = std::min(kChunk, static_cast<std::size_t>(rows) - r0);
@@ -181,17 +181,34 @@ __attribute__((target_clones("fma", "default"))) void Mlp::predict(const float* 
       const std::size_t in = static_cast<std::size_t>(l.in), nout = static_cast<std::size_t>(l.out);
       const std::size_t groups = static_cast<std::size_t>(l.groups), ig = in / groups, og = nout / groups;
       next.resize(nrows * nout);
-      const std::size_t rows4 = og % 8 == 0 ? nrows / 4 * 4 : 0;
+      // Groups 8 wide run in blocks of 4 rows; the last 1-3 rows too, padded with zero rows, so a
+      // row's result never depends on where it sits in the batch (the compiler may contract or
+      // vectorise a plain loop differently: score() of one candidate and top_scored() of many
+      // then disagreed in the last bits at -O2).
+      const bool blocked = og % 8 == 0;
+      const std::size_t rows4 = blocked ? nrows / 4 * 4 : 0, rest = blocked ? nrows - rows4 : 0;
+      if (rest > 0) {
+        pad_in.assign(4 * in, 0.0f);
+        std::copy(cur.data() + rows4 * in, cur.data() + nrows * in, pad_in.begin());
+        pad_out.resize(4 * nout);
+      }
+      auto run_blocks = [&](const Block& k) {
+        std::size_t j0 = 0;
+        for (; j0 + 16 <= og; j0 += 16) block_4x16(k, j0);
+        if (j0 < og) block_4x8(k, j0);
+      };
       for (std::size_t g = 0; g < groups; ++g) {
         const float* wt = wts[li].data() + g * ig * og;
         const float* bias = l.b.data() + g * og;
-        for (std::size_t r = 0; r < rows4; r += 4) {
-          const Block k{cur.data() + r * in + g * ig, in, ig, wt, og, bias, next.data() + r * nout + g * og, nout};
-          std::size_t j0 = 0;
-          for (; j0 + 16 <= og; j0 += 16) block_4x16(k, j0);
-          if (j0 < og) block_4x8(k, j0);
+        for (std::size_t r = 0; r < rows4; r += 4)
+          run_blocks({cur.data() + r * in + g * ig, in, ig, wt, og, bias, next.data() + r * nout + g * og, nout});
+        if (rest > 0) {
+          run_blocks({pad_in.data() + g * ig, in, ig, wt, og, bias, pad_out.data() + g * og, nout});
+          for (std::size_t r = 0; r < rest; ++r)
+            std::copy_n(pad_out.data() + r * nout + g * og, og, next.data() + (rows4 + r) * nout + g * og);
         }
-        for (std::size_t r = rows4; r < nrows; ++r) {  // what the blocks leave (and groups not 8 wide)
+        if (blocked) continue;
+        for (std::size_t r = 0; r < nrows; ++r) {  // groups not 8 wide: every row the same loop
           const float* a = cur.data() + r * in + g * ig;
           float* o = next.data() + r * nout + g * og;
           std::copy(bias, bias + og, o);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -49,6 +50,23 @@ toml::array to_array(const std::vector<T>& v) {
   toml::array a;
   for (const T& x : v) a.push_back(x);
   return a;
+}
+
+// A scalar key: `fallback` where the key is absent, its value where it holds the kind T asks
+// for (an integer for integers, an integer or a float for doubles, a boolean for bool), and
+// nothing where it holds anything else, so a damaged key is an error, never a silent default.
+template <class T>
+std::optional<T> scalar(const toml::table& t, const char* key, T fallback) {
+  const toml::node* n = t.get(key);
+  if (!n) return fallback;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!n->is_boolean()) return std::nullopt;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!n->is_integer()) return std::nullopt;
+  } else {
+    if (!n->is_number()) return std::nullopt;
+  }
+  return n->value<T>();
 }
 
 // Numbers of a TOML array, or nothing if it is missing or holds a non-number.
@@ -132,15 +150,19 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
   Model m;
   m.device_key = t["device_key"].value_or(std::string{});
   m.device_name = t["device_name"].value_or(std::string{});
-  m.sm = t["sm"].value_or(0);
+  const std::optional<std::int64_t> sm = scalar<std::int64_t>(t, "sm", 0);
+  if (!sm || *sm < 0 || *sm > 1000) return fail("sm must be an integer compute capability (e.g. 90)");
+  m.sm = static_cast<int>(*sm);
   m.trained_with = t["trained_with"].value_or(std::string{});
-  m.max_flops = t["max_flops"].value_or(0.0);
-  if (!(m.max_flops >= 0)) return fail("max_flops must be a number >= 0");
-  m.max_stages = static_cast<int>(t["max_stages"].value_or(std::int64_t{2}));
-  if (m.max_stages < 1 || m.max_stages > gen::kMaxAsyncStages) return fail("max_stages must be 1 to 6");
-  const double margin = t["trust_margin"].value_or(0.15);
-  if (!(margin >= 0 && margin <= 2)) return fail("trust_margin must be 0 to 2 (log2)");
-  m.trust_margin = static_cast<float>(margin);
+  const std::optional<double> max_flops = scalar(t, "max_flops", 0.0);
+  if (!max_flops || !(*max_flops >= 0)) return fail("max_flops must be a number >= 0");
+  m.max_flops = *max_flops;
+  const std::optional<std::int64_t> max_stages = scalar<std::int64_t>(t, "max_stages", 2);
+  if (!max_stages || *max_stages < 1 || *max_stages > gen::kMaxAsyncStages) return fail("max_stages must be an integer 1 to 6");
+  m.max_stages = static_cast<int>(*max_stages);
+  const std::optional<double> margin = scalar(t, "trust_margin", 0.15);
+  if (!margin || !(*margin >= 0 && *margin <= 2)) return fail("trust_margin must be a number 0 to 2 (log2)");
+  m.trust_margin = static_cast<float>(*margin);
   const auto feats = t["features"].as_array();
   if (!feats || static_cast<int>(feats->size()) != feature_count()) return fail("features differ from this library's");
   for (std::size_t i = 0; i < feats->size(); ++i)
@@ -198,9 +220,9 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
     layers.push_back(std::move(l));
   }
   m.mlp = Mlp(std::move(layers));
-  const std::int64_t members = t["members"].value_or(std::int64_t{1});
-  if (members < 1 || members > 64) return fail("members must be 1 to 64");
-  m.members = static_cast<int>(members);
+  const std::optional<std::int64_t> members = scalar<std::int64_t>(t, "members", 1);
+  if (!members || *members < 1 || *members > 64) return fail("members must be an integer 1 to 64");
+  m.members = static_cast<int>(*members);
   if (m.members > 1) {
     try {
       m.mlp.member(m.members, 0);
@@ -208,7 +230,9 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
       return fail("the layers are not an ensemble of " + std::to_string(m.members) + " members");
     }
   }
-  m.trust_all_members = t["trust_all_members"].value_or(false);
+  const std::optional<bool> all = scalar(t, "trust_all_members", false);
+  if (!all) return fail("trust_all_members must be true or false");
+  m.trust_all_members = *all;
   return m;
 }
 

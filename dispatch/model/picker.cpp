@@ -1,13 +1,12 @@
 #include "picker.hpp"
 
+#include "job_pool.hpp"
+
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <functional>
 #include <limits>
-#include <numeric>
 #include <mutex>
-#include <system_error>
+#include <numeric>
 #include <thread>
 
 namespace ptxblas::model {
@@ -16,42 +15,15 @@ namespace {
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kMaxGridY = 65535;
 
-// job(0) .. job(jobs - 1) on up to 8 short-lived threads (this one included): a first pick is
-// rare and its work large (a type's space, ~25 ms on one core; scoring up to ~120k candidates),
-// a thread costs ~50 us. Without threads to be had, whatever is left runs here. The first
-// exception a job throws (bad_alloc) stops the others and is rethrown here once all are joined,
-// so the caller's handler sees it as if the work had run on its own thread.
-void run_jobs(std::size_t jobs, const std::function<void(std::size_t)>& job) {
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>({hw, 8, jobs});
-  std::atomic<std::size_t> next{0};
-  std::mutex failed_mutex;
-  std::exception_ptr failed;
-  auto worker = [&] {
-    for (std::size_t j = next++; j < jobs; j = next++) {
-      try {
-        job(j);
-      } catch (...) {
-        std::lock_guard lock(failed_mutex);
-        if (!failed) failed = std::current_exception();
-        next = jobs;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  try {
-    pool.reserve(threads);
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  } catch (...) {  // fewer threads (or none) to be had
-  }
-  worker();
-  for (std::thread& th : pool) th.join();
-  if (failed) std::rethrow_exception(failed);
+// A first pick is rare and its work large (a type's space, ~25 ms on one core; scoring up to
+// ~120k candidates), a thread costs ~50 us: up to 8 threads, no more than the cores.
+void run_picker_jobs(std::size_t jobs, const std::function<void(std::size_t)>& job) {
+  model::run_jobs(jobs, std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency())), job);
 }
 
 void predict_parallel(const Mlp& mlp, const float* x, std::size_t rows, std::size_t features, float* out) {
   constexpr std::size_t kRowsPerJob = 8192;
-  run_jobs((rows + kRowsPerJob - 1) / kRowsPerJob, [&](std::size_t j) {
+  run_picker_jobs((rows + kRowsPerJob - 1) / kRowsPerJob, [&](std::size_t j) {
     const std::size_t begin = j * kRowsPerJob, n = std::min(rows, begin + kRowsPerJob) - begin;
     mlp.predict(x + begin * features, static_cast<int>(n), out + begin);
   });
@@ -90,7 +62,7 @@ const Picker::Space& Picker::space_entry(gen::DataType t) {
   // space, in the same order, as gen::enumerate_space).
   constexpr int kT = gen::kTuningParams;
   std::vector<Space> pieces(parts.size());
-  run_jobs(parts.size(), [&](std::size_t i) {
+  run_picker_jobs(parts.size(), [&](std::size_t i) {
     Space& s = pieces[i];
     s.tunings = gen::enumerate_space_part(t, parts[i].family, parts[i].stages, limits_);
     s.features.resize(s.tunings.size() * kT);
@@ -172,18 +144,20 @@ std::vector<Picker::Scored> Picker::top_scored(const Problem& p, int k) {
   std::vector<std::size_t> order(fits.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   const std::size_t fc = static_cast<std::size_t>(f);
-  if (!members_.empty() && fits.size() > kScreened) {
+  // A screen at least as wide as the k asked for, so that all k are the ensemble's ranking.
+  const std::size_t screened = std::max(kScreened, static_cast<std::size_t>(std::max(k, 0)));
+  if (!members_.empty() && fits.size() > screened) {
     // The first member screens; the ensemble scores the screen's best, the rest rank below them.
     predict_parallel(members_.front(), x.data(), fits.size(), fc, s.data());
-    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kScreened), order.end(),
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(screened), order.end(),
                      [&](std::size_t a, std::size_t b) { return s[a] > s[b] || (s[a] == s[b] && a < b); });
-    order.resize(kScreened);
+    order.resize(screened);
     std::sort(order.begin(), order.end());  // the space's order again, for ties
-    std::vector<float> xs(kScreened * fc), ss(kScreened);
-    for (std::size_t r = 0; r < kScreened; ++r) std::copy_n(x.data() + order[r] * fc, fc, xs.data() + r * fc);
-    predict_parallel(model_.mlp, xs.data(), kScreened, fc, ss.data());
+    std::vector<float> xs(screened * fc), ss(screened);
+    for (std::size_t r = 0; r < screened; ++r) std::copy_n(x.data() + order[r] * fc, fc, xs.data() + r * fc);
+    predict_parallel(model_.mlp, xs.data(), screened, fc, ss.data());
     std::fill(s.begin(), s.end(), -std::numeric_limits<float>::infinity());
-    for (std::size_t r = 0; r < kScreened; ++r) s[order[r]] = ss[r];
+    for (std::size_t r = 0; r < screened; ++r) s[order[r]] = ss[r];
   } else if (!fits.empty()) {
     predict_parallel(model_.mlp, x.data(), fits.size(), fc, s.data());
   }

@@ -45,7 +45,8 @@ class Picker {
   // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
   gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
 
-  // The model's k best candidates for p, best first (no cache; fewer when fewer fit).
+  // The model's k best candidates for p, best first (no cache; fewer when fewer fit). An
+  // ensemble's screen keeps max(kScreened, k) of its first member's best.
   std::vector<gen::Tuning> top(const Problem& p, int k);
   // The same with each one's predicted log2 TFLOP/s (as score() gives it).
   struct Scored {

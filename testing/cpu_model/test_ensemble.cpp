@@ -154,6 +154,33 @@ TEST(EnsemblePicker, ScreensWithTheFirstMemberAndPicksTheEnsemblesBest) {
   }
 }
 
+// The ensemble ranks only what the first member screened: members 1-2 favour small tiles so
+// strongly that the whole ensemble's argmax over the space has ml = 16, while the first member
+// keeps only large tiles among its best kScreened, so the pick is a large tile. And top_scored()
+// asked for more than kScreened widens the screen: every entry is the ensemble's score.
+TEST(EnsemblePicker, TheScreenDecidesWhatTheEnsembleRanks) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
+  model::Picker picker(scores_ml({1, -10, -10}));
+  std::vector<gen::Tuning> fits;
+  for (const gen::Tuning& t : picker.space(p.data))
+    if (model::candidate_fits(p, t)) fits.push_back(t);
+  const std::size_t large = static_cast<std::size_t>(std::count_if(fits.begin(), fits.end(), [](const gen::Tuning& t) { return t.ml >= 128; }));
+  ASSERT_GE(large, model::Picker::kScreened);  // the screen holds large tiles only
+  const std::vector<float> s = picker.score(p, fits);
+  const gen::Tuning unscreened = fits[static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin())];
+  EXPECT_EQ(unscreened.ml, 16);
+  EXPECT_GE(picker.pick(p).ml, 128);
+  const int wide = static_cast<int>(model::Picker::kScreened) + 100;
+  const std::vector<model::Picker::Scored> top = picker.top_scored(p, wide);
+  ASSERT_EQ(top.size(), static_cast<std::size_t>(wide));
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    ASSERT_EQ(top[i].log2_tflops, picker.score(p, {top[i].tuning})[0]) << i;
+    if (i > 0) {
+      ASSERT_GE(top[i - 1].log2_tflops, top[i].log2_tflops) << i;
+    }
+  }
+}
+
 // With trust_all_members, one member predicting the fallback faster keeps the fallback, however
 // far the mean is past the trust margin.
 TEST(EnsemblePicker, TrustAllMembersKeepsTheFallbackWhenOneDisagrees) {
@@ -230,6 +257,13 @@ TEST_F(EnsembleFile, MembersMustMatchTheLayers) {
     EXPECT_NE(load_error_with("members = 4", members).find("members"), std::string::npos) << members;
 }
 
+TEST_F(EnsembleFile, MembersAndTheirRuleMustBeOfTheirKind) {
+  for (const char* members : {"members = 4.0", "members = '4'", "members = true"})
+    EXPECT_NE(load_error_with("members = 4", members).find("members"), std::string::npos) << members;
+  for (const char* all : {"trust_all_members = 1", "trust_all_members = 'yes'"})
+    EXPECT_NE(load_error_with("trust_all_members = true", all).find("trust_all_members"), std::string::npos) << all;
+}
+
 TEST_F(EnsembleFile, BadGroupsGiveOneLine) {
   for (const char* groups : {"groups = [ 1, 3, 4, 1 ]", "groups = [ 1, 4, 4 ]", "groups = [ 1, 0, 4, 1 ]",
                              "groups = [ 1, 'x', 4, 1 ]", "groups = [ 1, 2, 4, 1 ]"})
@@ -271,6 +305,29 @@ TEST(EnsembleTraining, ReproducibleOnAnyThreadCountAndNoWorseThanItsMembers) {
   const double members_mean = (r1.member_holdout_mse[0] + r1.member_holdout_mse[1] + r1.member_holdout_mse[2]) / 3;
   EXPECT_LE(r1.holdout_mse, members_mean);  // Jensen: the mean's error never exceeds the mean error
   EXPECT_EQ(a.mean, one.mean);              // one split, one normalisation
+}
+
+// Members without hidden layers fold into one linear network, saved and loaded as one; a seed's
+// high 32 bits reach the members' seeds (seed_seq keeps 32 bits of each value).
+TEST(EnsembleTraining, LinearMembersFoldIntoOneAndTheSeedsHighBitsCount) {
+  const auto rows = modeltest::synthetic_dataset(400, 3);
+  tuner::TrainOptions linear = ensemble_options(3, 2);
+  linear.hidden.clear();
+  tuner::TrainReport r;
+  model::Model m = tuner::train_model(rows, linear, r);
+  EXPECT_EQ(m.members, 1);
+  m.device_key = "test-sm90";
+  const fs::path dir = fs::temp_directory_path() / ("ptxblas-linear-ensemble-" + std::to_string(::getpid()));
+  model::save_model(m, dir);
+  std::string error;
+  EXPECT_TRUE(model::load_model(dir, error).has_value()) << error;
+  fs::remove_all(dir);
+
+  tuner::TrainOptions low = ensemble_options(2, 2), high = low;
+  high.seed = low.seed + (std::uint64_t{1} << 32);
+  tuner::TrainReport rl, rh;
+  const model::Model a = tuner::train_model(rows, low, rl), b = tuner::train_model(rows, high, rh);
+  EXPECT_NE(rl.member_holdout_mse[1], rh.member_holdout_mse[1]);
 }
 
 }  // namespace

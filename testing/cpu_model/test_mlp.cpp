@@ -54,6 +54,35 @@ TEST(Mlp, BatchedForwardMatchesPlainLoops) {
   }
 }
 
+// A row's output is the same bits wherever it sits in a batch (alone, in a block of 4, among the
+// last 1-3 rows, in a later chunk), dense and grouped, widths that are and are not 8-wide: the
+// picker's score() of one candidate and its top_scored() of many must agree on near-ties.
+TEST(Mlp, ARowsOutputDoesNotDependOnItsPlaceInTheBatch) {
+  const DenseLayer grouped{32, 32, std::vector<float>(32 * 16), std::vector<float>(32), 2};
+  std::vector<Mlp> nets = {Mlp::random({13, 24, 7, 16, 1}, 5), Mlp::random({9, 32, 64, 32, 1}, 6)};
+  {
+    Mlp g = Mlp::random({9, 32, 32, 1}, 7);
+    std::vector<DenseLayer> layers = g.layers();
+    DenseLayer mid = grouped;
+    for (std::size_t i = 0; i < mid.w.size(); ++i) mid.w[i] = std::sin(static_cast<float>(i)) * 0.3f;
+    layers[1] = mid;
+    nets.push_back(Mlp(layers));
+  }
+  for (const Mlp& net : nets) {
+    const int in = net.inputs();
+    for (int rows : {1, 2, 3, 5, 6, 7, 9, 259}) {
+      std::vector<float> x(static_cast<std::size_t>(rows) * in), y(static_cast<std::size_t>(rows));
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::cos(static_cast<float>(i) * 0.37f) * 1.7f;
+      net.predict(x.data(), rows, y.data());
+      for (int r = 0; r < rows; ++r) {
+        float alone = 0;
+        net.predict(x.data() + static_cast<std::size_t>(r) * in, 1, &alone);
+        ASSERT_EQ(y[static_cast<std::size_t>(r)], alone) << "inputs " << in << " rows " << rows << " row " << r;
+      }
+    }
+  }
+}
+
 TEST(Mlp, InconsistentLayersAreRejected) {
   DenseLayer a{2, 3, std::vector<float>(6), std::vector<float>(3)};
   DenseLayer b{2, 1, std::vector<float>(2), std::vector<float>(1)};  // expects 2 inputs, gets 3

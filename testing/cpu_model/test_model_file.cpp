@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include "features.hpp"
 #include "model_file.hpp"
@@ -99,6 +100,20 @@ TEST_F(ModelFile, MaxStagesDefaultsToRegisterStagingAndIsChecked) {
 TEST_F(ModelFile, TrustMarginIsChecked) {
   rewrite_toml("trust_margin = 0.25", "trust_margin = -0.5");
   EXPECT_NE(load_error().find("trust_margin"), std::string::npos);
+}
+
+// A key of the wrong kind is an error naming it, never its default taken silently.
+TEST_F(ModelFile, KeysOfTheWrongKindAreErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"trust_margin = 0.25", "trust_margin = '0.25'"}, {"max_stages = 4", "max_stages = 4.5"},
+      {"max_stages = 4", "max_stages = true"},          {"max_flops = 150000000000.0", "max_flops = 'big'"},
+      {"sm = 90", "sm = 9.0"}};
+  for (const auto& [from, to] : cases) {
+    SetUp();
+    rewrite_toml(from, to);
+    const std::string key(from, std::string(from).find(' '));
+    EXPECT_NE(load_error().find(key), std::string::npos) << to;
+  }
 }
 
 TEST_F(ModelFile, TruncatedWeights) {
