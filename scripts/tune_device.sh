@@ -21,7 +21,10 @@
 #                                     complex picks were 0.88 of the oracle, D's and S's 0.98-1.01)
 #   scripts/tune_device.sh sample 8   round 8: the round-6 model's favourites on S, D, C, Z
 #                                     log-uniform problems (the bundled model: `train 8`, five members)
-#   scripts/tune_device.sh sample N   N >= 9: the round-(N-1) model's favourites on new
+#   scripts/tune_device.sh sample 9   round 9: the round-8 ensemble's (the bundled model's)
+#                                     favourites with their stage variants, all six types (kept,
+#                                     not bundled: perf notes §83)
+#   scripts/tune_device.sh sample N   N >= 10: the round-(N-1) model's favourites on new
 #                                     log-uniform problems (RN_COUNT rows, default 12000)
 # Rounds 2-8 of the H100 data were sampled from single networks: MEMBERS=1 for `train 1`..`train 7`
 # reproduces them; the bundled model is `train 8` with the default five.
@@ -33,7 +36,7 @@
 #
 # The device key comes from nvidia-smi, or from DEVICE_NAME and SM (e.g. 90) where there is no GPU.
 # Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000), R4_COUNT (16000),
-# R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000), R8_COUNT (12000),
+# R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000), R8_COUNT (12000), R9_COUNT (12000),
 # MEMBERS (5: networks in the ensemble `train` makes; 1: a single network),
 # TRUST_MARGIN (0.1, written by export; 0.5 suits a single network).
 set -euo pipefail
@@ -77,6 +80,8 @@ case "${1:-}" in
       6) stage_round "${R6_COUNT:-12000}" 16 5 4 SDCZ ;;
       7) stage_round "${R7_COUNT:-10000}" 17 6 4 CZ ;;
       8) stage_round "${R8_COUNT:-12000}" 18 6 4 SDCZ ;;
+      9) "$T" sample --count "${R9_COUNT:-12000}" --seed 19 --per-problem 12 --neighbours 1 --model "$IN/round8-model" \
+           --model-top 4 --stage-variants --types SDCZHB --device-key "$key" --out "$OUTDIR/samples-9.csv" ;;
       *) "$T" sample --count "${RN_COUNT:-12000}" --seed $((10 + round)) --per-problem 8 --neighbours 2 \
            --model "$IN/round$((round - 1))-model" --model-top 4 --device-key "$key" --out "$OUTDIR/samples-$round.csv" ;;
     esac ;;
