@@ -209,17 +209,17 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     char shape[64];
     std::snprintf(shape, sizeof shape, "%c%c %lldx%lldx%lld", gen::op_letter(p.op_a), gen::op_letter(p.op_b),
                   static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
-    std::printf("%-4c %-24s %-40s %9.2f %8zu %9.2f\n", tuner::type_code(p.data), shape,
+    std::printf("%-4c %-24s %-40s %9.4g %8zu %9.2f\n", tuner::type_code(p.data), shape,
                 gen::tuning_name(base, best).c_str(), std::exp2(picker.score(p, {best})[0]), fits, ms);
     if (top <= 0) continue;
     // The runners-up and the heuristic's plan (what dispatch keeps unless the pick is predicted
     // trust_margin faster), each with its prediction: where the model is confidently wrong.
     for (const model::Picker::Scored& s2 : picker.top_scored(p, top))
-      std::printf("%-4s %-24s   %-38s %9.2f\n", "", "", gen::tuning_name(base, s2.tuning).c_str(),
+      std::printf("%-4s %-24s   %-38s %9.4g\n", "", "", gen::tuning_name(base, s2.tuning).c_str(),
                   std::exp2(s2.log2_tflops));
     const gen::Tuning h = dispatch::tuning_of(dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sms));
     const gen::Tuning chosen = picker.pick(p, h);
-    std::printf("%-4s %-24s   %-38s %9.2f  heuristic's plan; dispatch runs the %s\n", "", "",
+    std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan; dispatch runs the %s\n", "", "",
                 gen::tuning_name(base, h).c_str(), std::exp2(picker.score(p, {h})[0]),
                 chosen == h ? "heuristic's" : "model's");
   }
