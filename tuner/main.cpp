@@ -24,6 +24,7 @@
 #include "mma_grid.hpp"
 #include "model_eval.hpp"
 #include "dataset.hpp"
+#include "dispatch_mirror.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
 #include "problem_configs.hpp"
@@ -115,7 +116,7 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
               "at the median, %.3f at the 10th percentile, %.3f at worst, geomean %.3f (%zu problems)\n",
               q.median, q.p10, q.worst, q.geomean, q.problems);
   std::string members;
-  if (rep.member_holdout_mse.size() > 1) {
+  if (rep.member_holdout_mse.size() > 1 && m.members > 1) {  // linear members fold into one network
     members = ", ensemble of " + std::to_string(rep.member_holdout_mse.size()) + " (members' held-out MSE";
     for (double e : rep.member_holdout_mse) {
       char one[16];
@@ -217,11 +218,13 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     for (const model::Picker::Scored& s2 : picker.top_scored(p, top))
       std::printf("%-4s %-24s   %-38s %9.4g\n", "", "", gen::tuning_name(base, s2.tuning).c_str(),
                   std::exp2(s2.log2_tflops));
-    const gen::Tuning h = dispatch::tuning_of(dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sms));
+    // The heuristic's plan as dispatch weighs the pick against it (dispatch_mirror.hpp). Dispatch
+    // also has narrow and skinny plans and a size limit (max_flops) this does not show.
+    const gen::Tuning h = tuner::heuristic_fallback(p, sms, tuner::knows_async(picker));
     const gen::Tuning chosen = picker.pick(p, h);
-    std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan; dispatch runs the %s\n", "", "",
-                gen::tuning_name(base, h).c_str(), std::exp2(picker.score(p, {h})[0]),
-                chosen == h ? "heuristic's" : "model's");
+    std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan: %s\n", "", "", gen::tuning_name(base, h).c_str(),
+                std::exp2(picker.score(p, {h})[0]),
+                chosen == h ? "kept (the pick is not trust_margin faster)" : "replaced by the pick");
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "dataset.hpp"
+#include "dispatch_mirror.hpp"
 #include "eval_candidates.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
@@ -118,16 +119,20 @@ long run_eval(const EvalOptions& opt) {
     const model::Problem& p = shapes[i].problem;
     ShapeCandidates sc;
     std::vector<gen::Tuning> rest = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
-    // What dispatch runs: each model's pick unless it does not clearly beat the heuristic's.
-    const gen::Tuning heuristic = dispatch::tuning_of(
-        dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, prop.multiProcessorCount));
+    // What dispatch runs: each model's pick unless it does not clearly beat the heuristic's plan
+    // as dispatch weighs it (dispatch_mirror.hpp); with no model, the heuristic's lowered plan.
+    const int sms = prop.multiProcessorCount;
+    const gen::Tuning heuristic = heuristic_fallback(p, sms, true);
     auto index_of = [&](const gen::Tuning& t) {
       auto it = std::find(sc.all.begin(), sc.all.end(), t);
       if (it != sc.all.end()) return static_cast<std::size_t>(it - sc.all.begin());
       sc.all.push_back(t);
       return sc.all.size() - 1;
     };
-    for (auto& pk : pickers) sc.runs.push_back(index_of(pk->pick(p, heuristic)));
+    for (auto& pk : pickers) {
+      const bool async = knows_async(*pk);
+      sc.runs.push_back(index_of(run_after_pick(p, pk->pick(p, heuristic_fallback(p, sms, async)), async)));
+    }
     for (const gen::Tuning& t : rest) index_of(t);
     sc.heuristic = index_of(heuristic);
     for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
@@ -150,7 +155,9 @@ long run_eval(const EvalOptions& opt) {
     base.op_a = p.op_a;
     base.op_b = p.op_b;
     auto time_one = [&](std::size_t i) {
-      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sc.all[i]);
+      // Timed as dispatch would run it (the f32 vector-stage lowering where the call allows it).
+      const dispatch::Plan plan =
+          as_dispatched(p, dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sc.all[i]));
       std::string why;
       return time_plan(p, plan, buf, stream, opt.timing, why);  // < 0: refused
     };

@@ -169,6 +169,15 @@ model::Mlp train_member(const std::vector<int>& widths, std::uint64_t seed, std:
 
 }  // namespace
 
+std::mt19937_64 member_rng(std::uint64_t seed, int k) {
+  // seed_seq keeps 32 bits of each value: a seed's high half joins where it has one (seeds below
+  // 2^32 keep the sequence, and so the weights, they always had).
+  const std::uint64_t low = seed & 0xffffffffu, high = seed >> 32;
+  std::seed_seq seeds = high ? std::seed_seq{low, static_cast<std::uint64_t>(k), high}
+                             : std::seed_seq{low, static_cast<std::uint64_t>(k)};
+  return std::mt19937_64(seeds);
+}
+
 model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
   std::vector<const Sample*> usable;
   for (const Sample& s : rows)
@@ -227,12 +236,7 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   std::vector<model::Mlp> members(static_cast<std::size_t>(count));
   std::vector<std::vector<double>> epochs(members.size());
   auto train_one = [&](int k) {
-    // seed_seq keeps 32 bits of each value: a seed's high half joins where it has one (seeds
-    // below 2^32 keep the sequence, and so the weights, they always had).
-    const std::uint64_t low = opt.seed & 0xffffffffu, high = opt.seed >> 32;
-    std::seed_seq seeds = high ? std::seed_seq{low, static_cast<std::uint64_t>(k), high}
-                               : std::seed_seq{low, static_cast<std::uint64_t>(k)};
-    std::mt19937_64 own(seeds);
+    std::mt19937_64 own = member_rng(opt.seed, k);
     std::mt19937_64& r = k == 0 ? rng : own;
     members[static_cast<std::size_t>(k)] = train_member(widths, k == 0 ? opt.seed : r(), r, tr, opt,
                                                         epochs[static_cast<std::size_t>(k)]);

@@ -4,6 +4,8 @@
 // threads, each from its own seed, so the same holds for them).
 #pragma once
 
+#include <random>
+
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +42,9 @@ struct TrainReport {
 
 // Trains on the benchmarked rows (tflops > 0). Throws std::invalid_argument without any.
 model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report);
+
+// The generator of ensemble member k >= 1 for --seed `seed` (member 0 goes on with the split's).
+std::mt19937_64 member_rng(std::uint64_t seed, int k);
 
 PickQuality pick_quality(const model::Model& m, const std::vector<const Sample*>& rows);
 

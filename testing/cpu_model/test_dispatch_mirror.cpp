@@ -1,0 +1,55 @@
+// The tuner's mirror of what dispatch runs (tuner/dispatch_mirror.hpp): the f32 vector-stage
+// lowering where the tuner's leading dimensions allow vectors, the heuristic's fallback with
+// cp.async stages for a model that measured them, and an older model's pick lowered afterwards.
+#include <gtest/gtest.h>
+
+#include "async_stages.hpp"
+#include "dispatch_mirror.hpp"
+
+namespace {
+
+using namespace ptxblas;
+using gen::DataType;
+using gen::Op;
+
+dispatch::Plan heuristic_plan(const model::Problem& p) {
+  return dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, 132);
+}
+
+// S linpack-2048 (perf notes §83): the heuristic's unsplit plan runs lowered where a leading
+// dimension holds whole 16-byte vectors, as planned where none does.
+TEST(DispatchMirror, F32PlansRunLoweredWhereVectorsFit) {
+  const model::Problem aligned{DataType::F32, Op::N, Op::T, 2048, 2048, 2048};
+  const dispatch::Plan plan = heuristic_plan(aligned);
+  const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
+  ASSERT_NE(lowered.config.stages, plan.config.stages) << "the heuristic's S 2048^3 plan is lowered by dispatch";
+  const dispatch::Plan run = tuner::as_dispatched(aligned, plan);
+  EXPECT_EQ(run.config.stages, lowered.config.stages);
+  EXPECT_TRUE(run.config.unbounded);
+  // Odd leading dimensions (lda = m, ldb = n here): no operand's copies fit vectors.
+  const model::Problem odd{DataType::F32, Op::N, Op::T, 2047, 2047, 2048};
+  const dispatch::Plan odd_plan = heuristic_plan(odd);
+  ASSERT_NE(dispatch::with_f32_vector_stages(odd_plan).config.stages, odd_plan.config.stages);
+  EXPECT_EQ(tuner::as_dispatched(odd, odd_plan).config.stages, odd_plan.config.stages);
+  EXPECT_FALSE(tuner::as_dispatched(odd, odd_plan).config.unbounded);
+  // Not f32: as planned.
+  const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
+  EXPECT_EQ(tuner::as_dispatched(d, heuristic_plan(d)).config, heuristic_plan(d).config);
+}
+
+// D's heuristic plan with register stages: a model that measured cp.async stages is weighed
+// against its cp.async form, an older model against the plan as planned, and an older model's
+// pick of register stages runs with cp.async stages.
+TEST(DispatchMirror, FallbackAndPickFollowWhatTheModelMeasured) {
+  const model::Problem p{DataType::F64, Op::T, Op::N, 2560, 128, 2560};
+  const dispatch::Plan plan = heuristic_plan(p);
+  ASSERT_LE(plan.config.stages, 2);
+  const gen::Tuning planned = tuner::heuristic_fallback(p, 132, false), lowered = tuner::heuristic_fallback(p, 132, true);
+  EXPECT_EQ(planned, dispatch::tuning_of(plan));
+  EXPECT_EQ(lowered, dispatch::tuning_of(dispatch::with_async_stages(plan)));
+  EXPECT_EQ(lowered.stages, 3);
+  EXPECT_EQ(tuner::run_after_pick(p, planned, true), planned);
+  EXPECT_EQ(tuner::run_after_pick(p, planned, false).stages, 3);
+}
+
+}  // namespace

@@ -1,0 +1,31 @@
+// What dispatch runs for a tuning, for the tuner's measurements on its own buffers (gpu_timing's:
+// cudaMalloc'd, so 256-byte aligned, leading dimensions m, k or n as the ops make them). The
+// tuner times plans through run_gemm_with_plan, which runs a plan as given; dispatch lowers some
+// first (dispatch/gemm_launch.cpp), so without these the tuner measured another kernel than the
+// library would run (perf notes §83: S linpack-2048's heuristic plan, timed unlowered, lost to a
+// K split that ran 0.79 of it lowered).
+#pragma once
+
+#include "gemm_call.hpp"
+#include "picker.hpp"
+
+namespace ptxblas::tuner {
+
+// The plan as run_gemm runs it for this problem: the f32 vector-stage form (cp.async stages,
+// vector copies, the unbounded variant: dispatch's with_f32_vector_stages) where it differs and
+// one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment
+// test on the tuner's buffers reduces to the leading dimension's), else the plan itself.
+dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan);
+
+// The heuristic's configuration as dispatch weighs a model's pick against it (model_plan): its
+// plan with cp.async stages (with_async_stages) when the model measured them (max_stages > 2), as
+// planned otherwise; `lowered` true gives the cp.async form regardless (what dispatch runs with no
+// model, fresh_plan).
+gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered);
+inline bool knows_async(const model::Picker& picker) { return picker.model().max_stages > 2; }
+
+// What dispatch runs after a model chose `choice` (model_plan then fresh_plan): a model that never
+// measured cp.async stages has its pick lowered to them afterwards, like the heuristic's plan.
+gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async);
+
+}  // namespace ptxblas::tuner
