@@ -29,6 +29,11 @@
 # Rounds 2-8 of the H100 data were sampled from single networks: MEMBERS=1 for `train 1`..`train 7`
 # reproduces them; the bundled model is `train 8` with the default five.
 #   scripts/tune_device.sh bench N    time round N's samples (GPU; BENCH_MINUTES, default 8)
+#   scripts/tune_device.sh remeasure N  the rows of rounds 1..N that dispatch runs lowered (f32
+#                                     vector stages) as samples-lowered.csv (CPU; perf notes §83)
+#   scripts/tune_device.sh bench-lowered  time them as dispatch runs them (GPU) into
+#                                     dataset-lowered.csv, which `train` then reads last, so its
+#                                     rows replace the earlier measurements of the same tunings
 #   scripts/tune_device.sh train N    the round-N model, from the rows of rounds 1..N
 #   scripts/tune_device.sh export N   install the round-N model into $OUT/models/<key>
 #   scripts/tune_device.sh eval       the exported model on held-out shapes against the brute-force
@@ -56,7 +61,8 @@ echo "device: $name (sm_$cc), key $key"
 train=(--hidden 32 64 32 --epochs 300 --batch 32 --members "${MEMBERS:-5}")
 
 round=${2:-}
-[[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval ]] || { echo "round must be a number >= 1" >&2; exit 2; }
+[[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval || "${1:-}" == bench-lowered ]] ||
+  { echo "round must be a number >= 1" >&2; exit 2; }
 # Rounds 4-7: count, seed, the earlier round whose model's favourites join, how many, types, then
 # extra options; every pick also with each other stage count (--stage-variants).
 stage_round() {
@@ -66,6 +72,12 @@ stage_round() {
     --model-top "$top" --stage-variants --types "$types" "$@" --device-key "$key" --out "$OUTDIR/samples-$round.csv"
 }
 datasets() { for ((r = 1; r <= round; ++r)); do echo "$IN/dataset-$r.csv"; done; }
+# Training's files: rounds 1..N, then the re-measured lowered rows where they exist (read last, so
+# they replace the earlier measurements of the same tunings).
+training_data() {
+  datasets
+  if [[ -f "$IN/dataset-lowered.csv" ]]; then echo "$IN/dataset-lowered.csv"; fi
+}
 
 case "${1:-}" in
   sample)
@@ -88,8 +100,14 @@ case "${1:-}" in
   bench)
     "$T" bench --samples "$IN/samples-$round.csv" --out "$OUTDIR/dataset-$round.csv" \
       --minutes "${BENCH_MINUTES:-8}" --min-ms 3 ;;
-  train)
+  remeasure)
     mapfile -t data < <(datasets)
+    "$T" remeasure --data "${data[@]}" --out "$OUTDIR/samples-lowered.csv" ;;
+  bench-lowered)
+    "$T" bench --as-dispatched --samples "$IN/samples-lowered.csv" --out "$OUTDIR/dataset-lowered.csv" \
+      --minutes "${BENCH_MINUTES:-8}" --min-ms 3 ;;
+  train)
+    mapfile -t data < <(training_data)
     "$T" train --data "${data[@]}" "${train[@]}" --out "$OUTDIR/round$round-model" ;;
   export)
     # A single network needs about two held-out standard errors (0.5 log2: at 0.15 the round-6
@@ -101,6 +119,6 @@ case "${1:-}" in
     "$T" eval --model "$IN/models/$key" --shapes testing/bench/model_eval_shapes.txt \
       --out "$OUTDIR/model-eval.csv" --minutes "${EVAL_MINUTES:-2}" ;;
   *)
-    echo "usage: $0 sample|bench|train|export N, or $0 eval" >&2
+    echo "usage: $0 sample|bench|remeasure|train|export N, or $0 bench-lowered|eval" >&2
     exit 2 ;;
 esac

@@ -19,6 +19,7 @@
 
 #include "cuda_driver.hpp"
 #include "dataset.hpp"
+#include "dispatch_mirror.hpp"
 #include "gemm_call.hpp"
 #include "gpu_timing.hpp"
 #include "kernel_cache.hpp"
@@ -177,7 +178,8 @@ long run_bench(const BenchOptions& opt) {
     const Buffers buf(p);
     for (; i < pending.size() && pending[i].problem == p && std::chrono::steady_clock::now() - start < budget; ++i) {
       Sample s = pending[i];
-      const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
+      dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
+      if (opt.as_dispatched) plan = as_dispatched(p, plan);
       std::string why;
       const double secs = time_plan(p, plan, buf, stream, TimingOptions{opt.min_ms, opt.max_reps}, why);
       if (secs <= 0) {

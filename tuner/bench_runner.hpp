@@ -23,6 +23,10 @@ struct BenchOptions {
   double min_ms = 20;      // time each configuration for at least this long (then the median rep)
   int max_reps = 50;
   int jit_workers = 1;     // processes compiling the kernels ahead of the timing loop (1: none)
+  // Time each tuning as dispatch runs it (dispatch_mirror.hpp as_dispatched) rather than as it
+  // is: for re-measuring the rows dispatch lowers (`remeasure`). The JIT workers compile the
+  // tunings as they are, so lowered kernels compile in the timing loop's first call.
+  bool as_dispatched = false;
 };
 
 // Returns the number of rows measured; throws std::runtime_error when there is no GPU.

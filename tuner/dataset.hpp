@@ -30,6 +30,11 @@ void write_row(std::ostream& os, const Sample& s);
 // Rows of a dataset; a malformed line throws std::runtime_error naming its line number.
 std::vector<Sample> read_dataset(std::istream& is);
 
+// The rows with each (device, problem, configuration) once, in first-seen order, the value of
+// its last row kept: a configuration measured again in a later file (`remeasure`, then `bench
+// --as-dispatched`) replaces its earlier measurement. `replaced` counts the rows dropped.
+std::vector<Sample> latest_rows(const std::vector<Sample>& rows, std::size_t& replaced);
+
 char type_code(gen::DataType t);       // S D C Z H B
 gen::DataType parse_type(char c);      // throws std::invalid_argument
 

@@ -15,6 +15,11 @@ dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan
   return a || b ? lowered : plan;
 }
 
+bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t) {
+  const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, t);
+  return !(as_dispatched(p, plan).config == plan.config);
+}
+
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered) {
   const dispatch::Plan plan = dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, multiprocessors);
   return dispatch::tuning_of(lowered ? dispatch::with_async_stages(plan) : plan);

@@ -16,6 +16,9 @@ namespace ptxblas::tuner {
 // one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment
 // test on the tuner's buffers reduces to the leading dimension's), else the plan itself.
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan);
+// Whether dispatch runs tuning t of problem p as another kernel than the tuning itself
+// (as_dispatched changes its plan): the rows `ptxblas-tune remeasure` picks out.
+bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);
 
 // The heuristic's configuration as dispatch weighs a model's pick against it (model_plan): its
 // plan with cp.async stages (with_async_stages) when the model measured them (max_stages > 2), as

@@ -7,6 +7,7 @@
 //   space   print, per type and layout, how many configurations are legal and survive pruning
 //   eval    on held-out shapes, the model's pick against a brute-force oracle and cuBLAS (GPU)
 //   pick    the model's choice per shape and the host time of a first pick (CPU)
+//   remeasure  the dataset rows dispatch runs lowered, as samples to time again (CPU)
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -104,7 +105,9 @@ std::vector<tuner::Sample> read_all(const std::vector<std::string>& paths) {
 }
 
 int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& opt, const std::string& out_dir) {
-  const std::vector<tuner::Sample> rows = read_all(data);
+  std::size_t replaced = 0;
+  const std::vector<tuner::Sample> rows = tuner::latest_rows(read_all(data), replaced);
+  if (replaced > 0) std::printf("%zu rows measured again in a later file replace their earlier ones\n", replaced);
   tuner::TrainReport rep;
   const auto t0 = std::chrono::steady_clock::now();
   model::Model m = tuner::train_model(rows, opt, rep);
@@ -183,6 +186,25 @@ int cmd_space() {
         std::printf("%c    %c%c     %8zu %8zu   (%zu)\n", tuner::type_code(t), gen::op_letter(a), gen::op_letter(b),
                     legal * v[6].size(), kept * v[6].size(), mma * v[6].size());
       }
+  return 0;
+}
+
+// The rows of `data` whose tuning dispatch runs as another kernel (dispatch_mirror.hpp), as
+// samples to time again with `bench --as-dispatched`; training on the old files and that one
+// then keeps the new measurement of each (latest_rows).
+int cmd_remeasure(const std::vector<std::string>& data, const std::string& out_path) {
+  std::ofstream out(out_path);
+  if (!out) throw std::runtime_error("cannot write " + out_path);
+  tuner::write_header(out);
+  std::size_t total = 0, picked = 0;
+  for (tuner::Sample s : read_all(data)) {
+    ++total;
+    if (!tuner::lowered_by_dispatch(s.problem, s.tuning)) continue;
+    s.tflops.reset();
+    tuner::write_row(out, s);
+    ++picked;
+  }
+  std::printf("%zu of %zu rows run lowered by dispatch: written to %s\n", picked, total, out_path.c_str());
   return 0;
 }
 
@@ -274,6 +296,8 @@ int main(int argc, char** argv) {
   bench->add_option("--out", bopt.out, "dataset CSV (appended; rows already there are skipped)")->required();
   bench->add_option("--minutes", bopt.minutes, "wall-clock budget");
   bench->add_option("--min-ms", bopt.min_ms, "time each configuration at least this long");
+  bench->add_flag("--as-dispatched", bopt.as_dispatched,
+                  "time each configuration as dispatch runs it (its f32 vector-stage lowering), for `remeasure`'s rows");
   bopt.jit_workers = std::max(1u, std::thread::hardware_concurrency());
   bench->add_option("--jit-workers", bopt.jit_workers,
                     "processes compiling the kernels into the driver's JIT cache before timing (1: none)")
@@ -343,6 +367,13 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 
+  std::vector<std::string> remeasure_data;
+  std::string remeasure_out = "samples-lowered.csv";
+  auto* remeasure = app.add_subcommand(
+      "remeasure", "the dataset rows dispatch runs lowered, as samples for `bench --as-dispatched` (CPU)");
+  remeasure->add_option("--data", remeasure_data, "dataset CSVs")->required();
+  remeasure->add_option("--out", remeasure_out, "samples CSV")->capture_default_str();
+
   std::string pick_model, pick_shapes;
   auto* pick = app.add_subcommand("pick", "print the model's choice per shape and how long a first pick takes (CPU)");
   pick->add_option("--model", pick_model, "trained or exported model folder")->required();
@@ -362,6 +393,7 @@ int main(int argc, char** argv) {
     if (*exp) return cmd_export(trained, name, sm, trust_margin, trust_all_members, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;
+    if (*remeasure) return cmd_remeasure(remeasure_data, remeasure_out);
     if (*pick) return cmd_pick(pick_model, pick_shapes, pick_top, pick_sms);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ptxblas-tune: %s\n", e.what());

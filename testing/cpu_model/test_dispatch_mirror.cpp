@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "async_stages.hpp"
+#include "dataset.hpp"
 #include "dispatch_mirror.hpp"
 
 namespace {
@@ -50,6 +51,48 @@ TEST(DispatchMirror, FallbackAndPickFollowWhatTheModelMeasured) {
   EXPECT_EQ(lowered.stages, 3);
   EXPECT_EQ(tuner::run_after_pick(p, planned, true), planned);
   EXPECT_EQ(tuner::run_after_pick(p, planned, false).stages, 3);
+}
+
+// `remeasure` picks out exactly the rows dispatch lowers: the heuristic's S 2048^3 tuning, not its
+// D tuning nor an S tuning whose leading dimensions hold no vectors.
+TEST(DispatchMirror, RemeasurePicksTheRowsDispatchLowers) {
+  const model::Problem s{DataType::F32, Op::N, Op::T, 2048, 2048, 2048}, odd{DataType::F32, Op::N, Op::T, 2047, 2047, 2048},
+      d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
+  EXPECT_TRUE(tuner::lowered_by_dispatch(s, dispatch::tuning_of(heuristic_plan(s))));
+  EXPECT_FALSE(tuner::lowered_by_dispatch(odd, dispatch::tuning_of(heuristic_plan(odd))));
+  EXPECT_FALSE(tuner::lowered_by_dispatch(d, dispatch::tuning_of(heuristic_plan(d))));
+}
+
+// A configuration measured again in a later file replaces its earlier value, in its first place;
+// rows measured once keep their order (so training on files without repeats is unchanged).
+TEST(LatestRows, ALaterMeasurementReplacesTheEarlierOne) {
+  auto row = [](std::int64_t m, int ml, double tflops) {
+    tuner::Sample r;
+    r.device_key = "k";
+    r.problem = {DataType::F32, Op::N, Op::N, m, 64, 64};
+    r.tuning.ml = ml;
+    r.tflops = tflops;
+    return r;
+  };
+  std::size_t replaced = 9;
+  const std::vector<tuner::Sample> once = {row(1, 64, 1), row(2, 64, 2), row(1, 32, 3)};
+  const std::vector<tuner::Sample> same = tuner::latest_rows(once, replaced);
+  EXPECT_EQ(replaced, 0u);
+  ASSERT_EQ(same.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(same[i].tflops, once[i].tflops);
+  std::vector<tuner::Sample> again = once;
+  again.push_back(row(2, 64, 20));
+  again.push_back(row(1, 64, 10));
+  tuner::Sample other_device = row(1, 64, 5);
+  other_device.device_key = "other";
+  again.push_back(other_device);
+  const std::vector<tuner::Sample> latest = tuner::latest_rows(again, replaced);
+  EXPECT_EQ(replaced, 2u);
+  ASSERT_EQ(latest.size(), 4u);
+  EXPECT_EQ(*latest[0].tflops, 10);
+  EXPECT_EQ(*latest[1].tflops, 20);
+  EXPECT_EQ(*latest[2].tflops, 3);
+  EXPECT_EQ(latest[3].device_key, "other");
 }
 
 }  // namespace
