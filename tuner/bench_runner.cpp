@@ -115,7 +115,7 @@ long run_jit_warm(const std::string& samples, int shard, int shards) {
     const dispatch::Plan plan =
         dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, all[j].tuning);
     // Through dispatch's own loader: the same PTX and JIT options, so the same cache entry.
-    bool ok = dispatch::cached_kernel(ctx, plan.config, info.sm, error) != nullptr;
+    bool ok = dispatch::cached_kernel(ctx, launched_config(p, plan), info.sm, error) != nullptr;
     if (ok && plan.kg > 1) ok = dispatch::cached_reduce_kernel(ctx, p.data, false, info.sm, error) != nullptr;
     if (!ok) std::fprintf(stderr, "jit-warm: %s: %s\n", kernels_of(all[j]).c_str(), error.c_str());
     compiled += ok;

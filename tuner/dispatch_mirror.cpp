@@ -3,16 +3,35 @@
 #include "async_stages.hpp"
 #include "kernel_config.hpp"
 
+#include <tuple>
+#include <utility>
+
 namespace ptxblas::tuner {
+
+namespace {
+
+// Which operands' copies run in vectors (dispatch's vector_copies_fit on the tuner's buffers,
+// whose addresses are 256-byte aligned: only the leading dimensions decide).
+std::pair<bool, bool> vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
+  const auto [va, vb] = dispatch::copy_vectors(c);
+  const std::int64_t es = gen::storage_bytes(p.data);
+  const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
+  return {va > 1 && lda * es % 16 == 0, vb > 1 && ldb * es % 16 == 0};
+}
+
+}  // namespace
 
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan) {
   const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
   if (lowered.config.stages == plan.config.stages) return plan;
-  const auto [va, vb] = dispatch::copy_vectors(lowered.config);
-  const std::int64_t es = gen::storage_bytes(p.data);
-  const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
-  const bool a = va > 1 && lda * es % 16 == 0, b = vb > 1 && ldb * es % 16 == 0;
+  const auto [a, b] = vectors_fit(p, lowered.config);
   return a || b ? lowered : plan;
+}
+
+gen::KernelConfig launched_config(const model::Problem& p, const dispatch::Plan& plan) {
+  gen::KernelConfig c = plan.config;
+  std::tie(c.vec_copy_a, c.vec_copy_b) = vectors_fit(p, c);
+  return c;
 }
 
 bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t) {

@@ -16,6 +16,12 @@ namespace ptxblas::tuner {
 // one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment
 // test on the tuner's buffers reduces to the leading dimension's), else the plan itself.
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan);
+// The kernel configuration a launch of `plan` runs on the tuner's buffers: the plan's, with the
+// 16-byte vector copies the launcher turns on per operand where the leading dimension allows
+// (dispatch's vector_copies_fit), which name another kernel (`_vc`, `_vca`, `_vcb`): what the
+// JIT workers must compile for the timing loop to find it.
+gen::KernelConfig launched_config(const model::Problem& p, const dispatch::Plan& plan);
+
 // Whether dispatch runs tuning t of problem p as another kernel than the tuning itself
 // (as_dispatched changes its plan): the rows `ptxblas-tune remeasure` picks out.
 bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);

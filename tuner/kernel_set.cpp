@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "dispatch_mirror.hpp"
 #include "gemm_call.hpp"
 #include "simt_gemm_ptx.hpp"
 
@@ -10,7 +11,8 @@ namespace ptxblas::tuner {
 std::string kernels_of(const Sample& s) {
   const model::Problem& p = s.problem;
   const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
-  std::string k = gen::kernel_name(gen::canonical(plan.config));
+  // The kernel the launch runs (with its vector copies), which is what the JIT cache must hold.
+  std::string k = gen::kernel_name(gen::canonical(launched_config(p, plan)));
   if (plan.kg > 1) k += " + " + gen::splitk_reduce_name(p.data, false);
   return k;
 }

@@ -37,3 +37,15 @@ TEST(KernelSet, OneSamplePerDistinctPlanKernels) {
   EXPECT_EQ(reps[2].problem, all[4].problem);
   EXPECT_TRUE(ptxblas::tuner::one_sample_per_kernel({}).empty());
 }
+
+// With cp.async stages the launch copies in 16-byte vectors where the operand's leading dimension
+// allows, which is another kernel (`_vc`): the one the JIT workers must compile. Register stages
+// never copy in vectors.
+TEST(KernelSet, TheKernelTheLaunchRunsWithItsVectorCopies) {
+  Sample aligned = sample(gen::Op::N, 512, 512, 512, 1), odd = sample(gen::Op::N, 513, 513, 513, 1);
+  for (Sample* s : {&aligned, &odd}) s->tuning = {128, 128, 8, 8, 8, 4, 1, 0, 3};  // vectors split over 256 threads
+  const std::string vc = ptxblas::tuner::kernels_of(aligned), plain = ptxblas::tuner::kernels_of(odd);
+  EXPECT_NE(vc.find("_vc"), std::string::npos) << vc;
+  EXPECT_EQ(plain.find("_vc"), std::string::npos) << plain;
+  EXPECT_EQ(ptxblas::tuner::kernels_of(sample(gen::Op::N, 512, 512, 512, 1)).find("_vc"), std::string::npos);
+}
