@@ -13,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -30,18 +29,6 @@
 extern char** environ;
 
 namespace ptxblas::tuner {
-namespace {
-
-// The row without its measurement: identifies a sample across runs.
-std::string key_of(const Sample& s) {
-  Sample k = s;
-  k.tflops.reset();
-  std::ostringstream os;
-  write_row(os, k);
-  return os.str();
-}
-
-}  // namespace
 
 void warm_jit_cache(const std::vector<Sample>& pending, int workers, double max_seconds) {
   const std::vector<Sample> reps = one_sample_per_kernel(pending);
@@ -140,10 +127,10 @@ long run_bench(const BenchOptions& opt) {
   std::vector<Sample> pending = read_dataset(in);
   std::set<std::string> done;
   if (std::ifstream prev(opt.out); prev)
-    for (const Sample& s : read_dataset(prev)) done.insert(key_of(s));
+    for (const Sample& s : read_dataset(prev)) done.insert(sample_key(s));
   std::erase_if(pending, [&](Sample& s) {
     s.device_key = device;
-    return s.tflops.has_value() || done.count(key_of(s)) > 0;
+    return s.tflops.has_value() || done.count(sample_key(s)) > 0;
   });
   // One buffer set per problem: samples of the same problem run back to back, problems in the
   // order they first appear (the sampler's random order, so a run cut short by its budget still
@@ -184,7 +171,7 @@ long run_bench(const BenchOptions& opt) {
       const double secs = time_plan(p, plan, buf, stream, TimingOptions{opt.min_ms, opt.max_reps}, why);
       if (secs <= 0) {
         ++refused;
-        std::fprintf(stderr, "\nskipped %s: %s\n", key_of(s).c_str(), why.c_str());
+        std::fprintf(stderr, "\nskipped %s: %s\n", sample_key(s).c_str(), why.c_str());
         continue;
       }
       s.tflops = flops_of(p) / secs * 1e-12;

@@ -2,7 +2,6 @@
 
 #include <map>
 #include <sstream>
-#include <tuple>
 #include <stdexcept>
 
 namespace ptxblas::tuner {
@@ -12,18 +11,20 @@ const char* const kDatasetHeader =
 // Rows written before family/stages/pad existed (15 fields) read as SIMT, one stage, no pad.
 const char* const kDatasetHeaderV1 = "device_key,type,transa,transb,m,n,k,ml,nl,u,ms,ns,vec,kg,tflops";
 
+std::string sample_key(const Sample& s) {
+  Sample k = s;
+  k.tflops.reset();
+  std::ostringstream os;
+  write_row(os, k);
+  return os.str();
+}
+
 std::vector<Sample> latest_rows(const std::vector<Sample>& rows, std::size_t& replaced) {
-  using Key = std::tuple<std::string, int, int, int, std::int64_t, std::int64_t, std::int64_t, int, int, int, int, int,
-                         int, int, int, int, int>;
-  std::map<Key, std::size_t> first;  // a row's key -> its place in `out`
+  std::map<std::string, std::size_t> first;  // a row's key -> its place in `out`
   std::vector<Sample> out;
   replaced = 0;
   for (const Sample& r : rows) {
-    const model::Problem& p = r.problem;
-    const gen::Tuning& t = r.tuning;
-    const Key key{r.device_key, static_cast<int>(p.data), static_cast<int>(p.op_a), static_cast<int>(p.op_b), p.m, p.n,
-                  p.k, t.ml, t.nl, t.u, t.ms, t.ns, t.vec, t.kg, t.family, t.stages, t.pad};
-    const auto [it, fresh] = first.try_emplace(key, out.size());
+    const auto [it, fresh] = first.try_emplace(sample_key(r), out.size());
     if (fresh) {
       out.push_back(r);
     } else {

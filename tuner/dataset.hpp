@@ -30,6 +30,10 @@ void write_row(std::ostream& os, const Sample& s);
 // Rows of a dataset; a malformed line throws std::runtime_error naming its line number.
 std::vector<Sample> read_dataset(std::istream& is);
 
+// A row without its measurement, as text: identifies a (device, problem, configuration) across
+// files and runs.
+std::string sample_key(const Sample& s);
+
 // The rows with each (device, problem, configuration) once, in first-seen order, the value of
 // its last row kept: a configuration measured again in a later file (`remeasure`, then `bench
 // --as-dispatched`) replaces its earlier measurement. `replaced` counts the rows dropped.
