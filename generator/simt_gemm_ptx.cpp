@@ -171,14 +171,29 @@ class Emitter {
     ins("add.s64 " + ptr + ", " + q + ", " + stride);
     ins("add.s32 " + z + ", " + zl + ", " + g);
     ins("bra L_sum4");
-    w_.label("L_sum1");  // then one at a time
+    // Then the last 1 .. unroll - 1 slices at once, each load and add predicated on its slice
+    // (one at a time, each load waiting for the last, cost a memory round trip each: D
+    // deepbench-b-32's six slices in 4 groups took two, perf notes §84).
+    w_.label("L_sum1");
     ins("setp.ge.s32 " + done + ", " + z + ", %kg");
     ins("@" + done + " bra L_summed");
-    load(part[0], "global", ptr);
-    add(part[0]);
-    ins("add.s64 " + ptr + ", " + ptr + ", " + stride);
-    ins("add.s32 " + z + ", " + z + ", " + g);
-    ins("bra L_sum1");
+    std::vector<std::string> has;
+    for (int u = 0; u + 1 < unroll; ++u) {
+      has.push_back(r("pred", "p_tail" + num(u)));
+      if (u) {
+        ins("add.s32 " + z + ", " + z + ", " + g);
+        ins("add.s64 " + ptr + ", " + ptr + ", " + stride);
+      }
+      ins("setp.lt.s32 " + has[u] + ", " + z + ", %kg");
+      if (t_.cplx)
+        ins("@" + has[u] + " ld.global.v2." + t_.ct + " {" + part[u].re + ", " + part[u].im + "}, [" + ptr + "]");
+      else
+        ins("@" + has[u] + " ld.global." + t_.ct + " " + part[u].re + ", [" + ptr + "]");
+    }
+    for (int u = 0; u + 1 < unroll; ++u) {
+      if (t_.cplx) ins("@" + has[u] + " add.rn." + t_.ct + " " + sum.im + ", " + sum.im + ", " + part[u].im);
+      ins("@" + has[u] + " add.rn." + t_.ct + " " + sum.re + ", " + sum.re + ", " + part[u].re);
+    }
     w_.label("L_summed");
     // Partial sums through shared memory, [group][lane], cb bytes each; row 0 adds them. One
     // group (the whole block takes this branch) has its sum already.
@@ -1344,7 +1359,9 @@ class Emitter {
 
 int reduce_groups(std::int64_t mn, int kg) {
   int g = 1;
-  while (g < 8 && 2 * g <= kg && mn * g < (std::int64_t{1} << 18)) g *= 2;
+  // Doubled only while the block count stays within one wave (a second, partial wave cost
+  // D deepbench-b-32's reduction a round of its 1280 blocks, perf notes §84).
+  while (g < 8 && 2 * g <= kg && mn * 2 * g <= (std::int64_t{1} << 18)) g *= 2;
   return g;
 }
 

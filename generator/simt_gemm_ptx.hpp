@@ -26,8 +26,8 @@ GeneratedKernel generate_simt_gemm(const KernelConfig& config, int sm);
 // applies alpha and beta. One kernel per data type and scalar storage.
 inline constexpr int kReduceThreads = 256;
 // The split-K reduction's block: kReduceThreads = elements x groups (kernel_abi.hpp). Groups
-// of threads share an element's slices where m * n alone gives too few threads (fewer than
-// 2^18, about 132 SMs x 2048), at most 8 and at most kg: 1, 2, 4 or 8.
+// of threads share an element's slices while m * n times the groups stays within 2^18 threads
+// (about one wave: 132 SMs x 2048), at most 8 and at most kg: 1, 2, 4 or 8.
 int reduce_groups(std::int64_t mn, int kg);
 GeneratedKernel generate_splitk_reduce(DataType data, bool scalar_f16, int sm);
 std::string splitk_reduce_name(DataType data, bool scalar_f16);

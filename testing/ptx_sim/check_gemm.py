@@ -41,7 +41,7 @@ REDUCE_THREADS = 256  # generator/simt_gemm_ptx.hpp kReduceThreads
 def reduce_groups(mn, kg):
     """generator/simt_gemm_ptx.cpp reduce_groups: threads sharing an element's slices."""
     g = 1
-    while g < 8 and 2 * g <= kg and mn * g < (1 << 18):
+    while g < 8 and 2 * g <= kg and mn * 2 * g <= (1 << 18):
         g *= 2
     return g
 FILL_LOWER, FILL_UPPER, FILL_HERMITIAN = 1, 2, 4  # generator/kernel_abi.hpp kFill*
@@ -235,8 +235,10 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 alpha=0j, dev_alpha=True, f16=f16)
             add("nt split-K device alpha, m*n > 256" + sfx, t, "n", "t", small, 23, 17, u + 1, kchunk=u,
                 kg=2, dev_alpha=True, f16=f16)
-        # The reduction's groups (8 warps) with four slices in flight, then one at a time.
+        # The reduction's groups (8 warps) with four slices in flight, then the last 1-3 at once
+        # (37 slices: tails of 1 and 0; 59: tails of 0 and 3).
         add("tn split-K 37 slices, m*n > 32", t, "t", "n", small, 7, 6, 37 * u - 3, kchunk=u, kg=37)
+        add("nt split-K 59 slices", t, "n", "t", small, 5, 3, 59 * u - 1, kchunk=u, kg=59)
         add("nt race check", t, "n", "t", small, ml + 2, nl - 1, 2 * u + 1, racecheck=True)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
@@ -424,6 +426,9 @@ MUTATIONS = [
      "split-K: every slice written to slice 0 of the workspace"),
     ("splitk_reduce_z", "add.s32 %v_z, %v_z_last, %v_groups;", "add.s32 %v_z, %v_z_last, %v_z_last;", True,
      "split-K reduction: a group skips slices after its first four"),
+    ("splitk_reduce_d", "@%v_p_tail1 add.rn.f64 %v_sum_r, %v_sum_r, %v_part1_r;",
+     "add.rn.f64 %v_sum_r, %v_sum_r, %v_part1_r;", True,
+     "split-K reduction: a tail slice past the last one added anyway"),
     ("splitk_reduce_d", "add.u32 %v_s_part, %v_s_part, %v_s_gstep;", "add.u32 %v_s_part, %v_s_part, 0;",
      True, "split-K reduction: the first group's partial sum added in place of the others'"),
     ("splitk_reduce_h16", "cvt.rn.f16.f32 %v_oh, %v_out_r;", "cvt.rn.f16.f32 %v_oh, %v_sum_r;", True,
