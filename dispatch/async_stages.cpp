@@ -36,6 +36,13 @@ std::pair<int, int> copy_vectors(const gen::KernelConfig& config) {
   return it->second;
 }
 
+VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, bool a_aligned, std::int64_t lda,
+                               bool b_aligned, std::int64_t ldb) {
+  const auto [va, vb] = copy_vectors(c);
+  const std::int64_t es = gen::storage_bytes(data);
+  return {va > 1 && a_aligned && lda * es % 16 == 0, vb > 1 && b_aligned && ldb * es % 16 == 0};
+}
+
 Plan with_async_stages(Plan p) {
   gen::KernelConfig c = p.config;
   if (c.family == gen::Family::Wgmma || c.stages > 2) return p;

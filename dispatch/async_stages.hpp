@@ -4,6 +4,7 @@
 // plan runs them instead.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 
 #include "gemm_call.hpp"
@@ -21,6 +22,16 @@ Plan with_async_stages(Plan p);
 // Elements per copy of A and B (gen::copy_vector) were the configuration launched with vector
 // copies; memoised per configuration, for the per-call checks of dispatch.
 std::pair<int, int> copy_vectors(const gen::KernelConfig& c);
+
+// Which operands a launch of `c` copies in 16-byte vectors: those its layout lets copy them
+// (copy_vectors) that start 16-byte aligned with a leading dimension of whole vectors. Per
+// operand: a misaligned B does not cost an aligned A its vectors.
+struct VectorCopies {
+  bool a = false, b = false;
+  bool any() const { return a || b; }
+};
+VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, bool a_aligned, std::int64_t lda,
+                               bool b_aligned, std::int64_t ldb);
 
 // An unsplit register-staged f32 SIMT plan as three cp.async stages copying 16-byte vectors
 // (vec_copy_a/_b): such stages ran 5% slower than register staging on S's large squares with

@@ -260,21 +260,10 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
   return true;
 }
 
-// Which operands the plan's kernel copies in 16-byte vectors for this call: those its layout
-// lets copy them (gen::copy_vector) that start 16-byte aligned with a leading dimension of whole
-// vectors. Per operand: a misaligned B does not cost an aligned A its vectors.
-struct VectorCopies {
-  bool a = false, b = false;
-  bool any() const { return a || b; }
-};
-
-VectorCopies vector_copies_fit(const GemmCall& call, const Plan& plan) {
-  const auto [va, vb] = copy_vectors(plan.config);
-  const std::int64_t es = gen::storage_bytes(call.data);
-  auto aligned = [es](const void* p, std::int64_t ld) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * es % 16 == 0;
-  };
-  return {va > 1 && aligned(call.a, call.lda), vb > 1 && aligned(call.b, call.ldb)};
+// Which operands the plan's kernel copies in 16-byte vectors for this call (async_stages.hpp).
+VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return vector_copies_fit(plan.config, call.data, aligned(call.a), call.lda, aligned(call.b), call.ldb);
 }
 
 // launch_plan, with the call's vector-copy decision already made where `vectors` holds one
@@ -295,7 +284,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   plan.config.fill = call.fill != gen::kFillWhole;
   plan.config.band = call.band;
   plan.config.out_of_place = call.d != nullptr;  // its variant (split: the reduction's offset)
-  const VectorCopies v = vectors ? *vectors : vector_copies_fit(call, plan);
+  const VectorCopies v = vectors ? *vectors : vectors_for_call(call, plan);
   plan.config.vec_copy_a = v.a;
   plan.config.vec_copy_b = v.b;
   if (atomic_split_fits(call, plan)) {
@@ -322,8 +311,7 @@ Plan plan_of(const GemmCall& call, const gen::Tuning& t) {
   return plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t);
 }
 
-// Whether the model's rows measured cp.async stages (its space then holds them).
-bool model_knows_async(const model::Picker& picker) { return picker.model().max_stages > 2; }
+bool model_knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
 
 // With a model: the heuristic's plan unless the model trusts its own pick more (Picker::pick);
 // with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
@@ -478,7 +466,7 @@ Outcome run_gemm(const GemmCall& call) {
     // The lowering is the problem's, whether its vectors run is the call's alignment (§42); one
     // operand in vectors is enough (§45).
     const bool lowered = known->vector_stages.config.stages != known->plan.config.stages;
-    if (const VectorCopies v = lowered ? vector_copies_fit(call, known->vector_stages) : VectorCopies{}; v.any()) {
+    if (const VectorCopies v = lowered ? vectors_for_call(call, known->vector_stages) : VectorCopies{}; v.any()) {
       plan = known->vector_stages;
       vectors = v;
     } else {

@@ -13,10 +13,9 @@ namespace {
 // Which operands' copies run in vectors (dispatch's vector_copies_fit on the tuner's buffers,
 // whose addresses are 256-byte aligned: only the leading dimensions decide).
 std::pair<bool, bool> vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
-  const auto [va, vb] = dispatch::copy_vectors(c);
-  const std::int64_t es = gen::storage_bytes(p.data);
   const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
-  return {va > 1 && lda * es % 16 == 0, vb > 1 && ldb * es % 16 == 0};
+  const dispatch::VectorCopies v = dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
+  return {v.a, v.b};
 }
 
 }  // namespace

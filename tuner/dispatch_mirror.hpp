@@ -31,7 +31,7 @@ bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);
 // planned otherwise; `lowered` true gives the cp.async form regardless (what dispatch runs with no
 // model, fresh_plan).
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered);
-inline bool knows_async(const model::Picker& picker) { return picker.model().max_stages > 2; }
+inline bool knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
 
 // What dispatch runs after a model chose `choice` (model_plan then fresh_plan): a model that never
 // measured cp.async stages has its pick lowered to them afterwards, like the heuristic's plan.

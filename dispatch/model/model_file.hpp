@@ -27,6 +27,9 @@ struct Model {
                                    // heuristic's plan only when predicted this much faster
   int max_stages = 2;              // the most shared stages its rows measured (files before the
                                    // cp.async stages have no key: 2); the picker offers no more
+  // Whether its rows measured cp.async stages (its space then holds them, so dispatch does not
+  // lower its picks to them afterwards).
+  bool knows_async_stages() const { return max_stages > 2; }
   int members = 1;                 // > 1: mlp is an ensemble of this many networks, their mean
   bool trust_all_members = false;  // an ensemble's pick replaces the heuristic's plan only if
                                    // every member also predicts it faster (beside trust_margin)
