@@ -90,6 +90,7 @@ std::vector<Sample> read_dataset(std::istream& is) {
   int number = 0;
   while (std::getline(is, line)) {
     ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file saved with Windows line ends
     if (line.empty() || line == kDatasetHeader || line == kDatasetHeaderV1) continue;
     std::vector<std::string> f;
     std::stringstream ss(line);

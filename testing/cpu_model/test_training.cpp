@@ -86,6 +86,13 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
   EXPECT_EQ(both[1].tuning.pad, 1);
   EXPECT_EQ(both[1].tuning.kg, 2);
 
+  // Windows line ends (a dataset saved by a spreadsheet or Python's csv module) read the same.
+  std::stringstream crlf(std::string(tuner::kDatasetHeader) + "\r\nkey,H,N,T,5,6,7,64,64,32,32,32,1,2,1,2,1,9.5\r\n");
+  const auto windows = tuner::read_dataset(crlf);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_EQ(windows[0].tuning, both[1].tuning);
+  EXPECT_DOUBLE_EQ(*windows[0].tflops, 9.5);
+
   std::stringstream bad(std::string(tuner::kDatasetHeader) + "\nkey,S,N,N,1,2,3,64,64,8,4,4,1,1,1.0\nkey,Q,N\n");
   try {
     tuner::read_dataset(bad);
