@@ -7,6 +7,9 @@
 //     timed without the synchronisation after it), ptxblas and cuBLAS; and the same for a bare
 //     cuLaunchKernel of an empty kernel on the same stream (the driver's own floor), so that
 //     ptxblas's time above it is its dispatch overhead (issue 4: at most 1 us for a cached shape).
+//     The three take turns batch by batch, and "above it" is the median of each round's
+//     difference: measured one after another, the floor read 0.5-1 us apart between two runs on
+//     one machine, as much as the overhead itself.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -55,30 +58,28 @@ void release(Device& d) {
   CUDA_CHECK(cudaFree(d.c));
 }
 
-// Host microseconds per enqueued call, median over batches of 128.
-double enqueue_us(const std::function<void()>& call, cudaStream_t st, int batches) {
+// Host microseconds per call of one batch of 128 enqueued calls (timed before the
+// synchronisation that follows it).
+double batch_us(const std::function<void()>& call, cudaStream_t st) {
   constexpr int kBatch = 128;
-  std::vector<double> per_call;
-  for (int b = 0; b < batches; ++b) {
-    const auto t0 = Clock::now();
-    for (int i = 0; i < kBatch; ++i) call();
-    per_call.push_back(ms_since(t0) * 1000.0 / kBatch);
-    CUDA_CHECK(cudaStreamSynchronize(st));
-  }
-  std::nth_element(per_call.begin(), per_call.begin() + per_call.size() / 2, per_call.end());
-  return per_call[per_call.size() / 2];
+  const auto t0 = Clock::now();
+  for (int i = 0; i < kBatch; ++i) call();
+  const double us = ms_since(t0) * 1000.0 / kBatch;
+  CUDA_CHECK(cudaStreamSynchronize(st));
+  return us;
 }
 
-double enqueue_us(bench::Impl impl, cublasHandle_t h, cudaStream_t st, const bench::Shape& s, const Device& d,
-                  int batches) {
-  return enqueue_us([&] { CUBLAS_CHECK(bench::run_gemm(impl, h, s, {d.a, d.b, d.c})); }, st, batches);
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
 }
 
 // An empty kernel enqueued with the driver API, as ptxblas launches its own (the driver is opened
-// with dlopen, as ptxblas does, so that the binary starts without one). NaN when unavailable.
-double launch_floor_us(cudaStream_t st, int batches) {
+// with dlopen, as ptxblas does, so that the binary starts without one). Empty when unavailable.
+std::function<void()> launch_floor(cudaStream_t st) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return std::nan("");
+  if (!lib) return {};
   using LoadData = CUresult (*)(CUmodule*, const void*);
   using GetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
   using Launch = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -90,15 +91,11 @@ double launch_floor_us(cudaStream_t st, int batches) {
   CUmodule mod = nullptr;
   CUfunction fn = nullptr;
   if (!load || !get || !launch || load(&mod, kPtx) != CUDA_SUCCESS || get(&fn, mod, "empty") != CUDA_SUCCESS)
-    return std::nan("");
+    return {};
   const auto stream = reinterpret_cast<CUstream>(st);
-  for (int i = 0; i < 3; ++i) launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr);
-  CUDA_CHECK(cudaStreamSynchronize(st));
-  return enqueue_us(
-      [&] {
-        if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr) != CUDA_SUCCESS) std::abort();
-      },
-      st, batches);
+  return [=] {
+    if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr) != CUDA_SUCCESS) std::abort();
+  };
 }
 
 }  // namespace
@@ -150,14 +147,25 @@ int main(int argc, char** argv) {
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
   }
+  const std::function<void()> floor_call = launch_floor(st);
+  if (floor_call)
+    for (int i = 0; i < 3; ++i) floor_call();
   CUDA_CHECK(cudaStreamSynchronize(st));
-  const double p = enqueue_us(bench::Impl::Ptxblas, h, st, tiny, d, batches);
-  const double c = enqueue_us(bench::Impl::Cublas, h, st, tiny, d, batches);
+  auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
+  std::vector<double> ptx, cub, flo, above;
+  for (int b = 0; b < batches; ++b) {  // the three in turn, so that drift hits each alike
+    ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
+    cub.push_back(batch_us([&] { gemm(bench::Impl::Cublas); }, st));
+    if (!floor_call) continue;
+    flo.push_back(batch_us(floor_call, st));
+    above.push_back(ptx.back() - flo.back());
+  }
+  const double p = median(ptx), c = median(cub);
   std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
               p - c, bench::last_ptxblas_call().c_str());
-  const double floor = launch_floor_us(st, batches);
-  std::printf("launch floor (empty kernel, cuLaunchKernel): host us per call %.2f  ptxblas above it %.2f\n", floor,
-              p - floor);
+  std::printf("launch floor (empty kernel, cuLaunchKernel): host us per call %.2f  ptxblas above it %.2f "
+              "(median of %d rounds' differences)\n",
+              median(flo), median(above), static_cast<int>(above.size()));
   release(d);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
