@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <vector>
@@ -76,8 +77,10 @@ double median(std::vector<double> v) {
 }
 
 // An empty kernel enqueued with the driver API, as ptxblas launches its own (the driver is opened
-// with dlopen, as ptxblas does, so that the binary starts without one). Empty when unavailable.
-std::function<void()> launch_floor(cudaStream_t st) {
+// with dlopen, as ptxblas does, so that the binary starts without one): with no parameters, or
+// with an S GEMM kernel's 20 (generator/kernel_abi.hpp: 132 bytes), which the driver copies into
+// its command buffer on every launch. Empty when unavailable.
+std::function<void()> launch_floor(cudaStream_t st, bool gemm_params) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) return {};
   using LoadData = CUresult (*)(CUmodule*, const void*);
@@ -87,14 +90,29 @@ std::function<void()> launch_floor(cudaStream_t st) {
   const auto load = reinterpret_cast<LoadData>(dlsym(lib, "cuModuleLoadData"));
   const auto get = reinterpret_cast<GetFunction>(dlsym(lib, "cuModuleGetFunction"));
   const auto launch = reinterpret_cast<Launch>(dlsym(lib, "cuLaunchKernel"));
-  static const char kPtx[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty() { ret; }\n";
+  static const char kPtx[] =
+      ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty() { ret; }\n"
+      ".visible .entry empty_gemm_params(.param .u64 a, .param .u64 b, .param .u64 c, .param .s64 lda,\n"
+      "  .param .s64 ldb, .param .s64 ldc, .param .s32 m, .param .s32 n, .param .s32 k,\n"
+      "  .param .f32 ar, .param .f32 ai, .param .f32 br, .param .f32 bi, .param .u64 ap, .param .u64 bp,\n"
+      "  .param .u64 ws, .param .s32 kchunk, .param .s32 fill, .param .s32 fill_diag, .param .s64 d_off) { ret; }\n";
   CUmodule mod = nullptr;
   CUfunction fn = nullptr;
-  if (!load || !get || !launch || load(&mod, kPtx) != CUDA_SUCCESS || get(&fn, mod, "empty") != CUDA_SUCCESS)
+  if (!load || !get || !launch || load(&mod, kPtx) != CUDA_SUCCESS ||
+      get(&fn, mod, gemm_params ? "empty_gemm_params" : "empty") != CUDA_SUCCESS)
     return {};
   const auto stream = reinterpret_cast<CUstream>(st);
+  if (!gemm_params)
+    return [=] {
+      if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr) != CUDA_SUCCESS) std::abort();
+    };
   return [=] {
-    if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr) != CUDA_SUCCESS) std::abort();
+    std::uint64_t u = 0;
+    std::int64_t l = 16;
+    std::int32_t i = 16;
+    float f = 1.0f;
+    void* params[20] = {&u, &u, &u, &l, &l, &l, &i, &i, &i, &f, &f, &f, &f, &u, &u, &u, &i, &i, &i, &l};
+    if (launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, nullptr) != CUDA_SUCCESS) std::abort();
   };
 }
 
@@ -147,18 +165,24 @@ int main(int argc, char** argv) {
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
   }
-  const std::function<void()> floor_call = launch_floor(st);
-  if (floor_call)
-    for (int i = 0; i < 3; ++i) floor_call();
+  const std::function<void()> floor_call = launch_floor(st, false), param_call = launch_floor(st, true);
+  for (const auto& f : {floor_call, param_call})
+    if (f)
+      for (int i = 0; i < 3; ++i) f();
   CUDA_CHECK(cudaStreamSynchronize(st));
   auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
-  std::vector<double> ptx, cub, flo, above;
-  for (int b = 0; b < batches; ++b) {  // the three in turn, so that drift hits each alike
+  std::vector<double> ptx, cub, flo, above, pflo, pabove;
+  for (int b = 0; b < batches; ++b) {  // all in turn, so that drift hits each alike
     ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
     cub.push_back(batch_us([&] { gemm(bench::Impl::Cublas); }, st));
-    if (!floor_call) continue;
-    flo.push_back(batch_us(floor_call, st));
-    above.push_back(ptx.back() - flo.back());
+    if (floor_call) {
+      flo.push_back(batch_us(floor_call, st));
+      above.push_back(ptx.back() - flo.back());
+    }
+    if (param_call) {
+      pflo.push_back(batch_us(param_call, st));
+      pabove.push_back(ptx.back() - pflo.back());
+    }
   }
   const double p = median(ptx), c = median(cub);
   std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
@@ -166,6 +190,8 @@ int main(int argc, char** argv) {
   std::printf("launch floor (empty kernel, cuLaunchKernel): host us per call %.2f  ptxblas above it %.2f "
               "(median of %d rounds' differences)\n",
               median(flo), median(above), static_cast<int>(above.size()));
+  std::printf("launch floor with the GEMM's 20 parameters: host us per call %.2f  ptxblas above it %.2f\n",
+              median(pflo), median(pabove));
   release(d);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
