@@ -7,9 +7,11 @@
 //     timed without the synchronisation after it), ptxblas and cuBLAS; and the same for a bare
 //     cuLaunchKernel of an empty kernel on the same stream (the driver's own floor), so that
 //     ptxblas's time above it is its dispatch overhead (issue 4: at most 1 us for a cached shape).
-//     The three take turns batch by batch, and "above it" is the median of each round's
-//     difference: measured one after another, the floor read 0.5-1 us apart between two runs on
-//     one machine, as much as the overhead itself.
+//     They take turns batch by batch, and "above it" is the median of each round's difference:
+//     measured one after another, the floor read 0.5-1 us apart between two runs on one
+//     machine, as much as the overhead itself. A second floor launches an empty kernel with an S
+//     GEMM kernel's 20 parameters (the driver copies them per launch): it costs no more than the
+//     first on the H100 machine (perf notes §87).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
