@@ -3,19 +3,15 @@
 #include "async_stages.hpp"
 #include "kernel_config.hpp"
 
-#include <tuple>
-#include <utility>
-
 namespace ptxblas::tuner {
 
 namespace {
 
 // Which operands' copies run in vectors (dispatch's vector_copies_fit on the tuner's buffers,
 // whose addresses are 256-byte aligned: only the leading dimensions decide).
-std::pair<bool, bool> vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
+dispatch::VectorCopies vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
   const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
-  const dispatch::VectorCopies v = dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
-  return {v.a, v.b};
+  return dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
 }
 
 }  // namespace
@@ -23,13 +19,14 @@ std::pair<bool, bool> vectors_fit(const model::Problem& p, const gen::KernelConf
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan) {
   const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
   if (lowered.config.stages == plan.config.stages) return plan;
-  const auto [a, b] = vectors_fit(p, lowered.config);
-  return a || b ? lowered : plan;
+  return vectors_fit(p, lowered.config).any() ? lowered : plan;
 }
 
 gen::KernelConfig launched_config(const model::Problem& p, const dispatch::Plan& plan) {
   gen::KernelConfig c = plan.config;
-  std::tie(c.vec_copy_a, c.vec_copy_b) = vectors_fit(p, c);
+  const dispatch::VectorCopies v = vectors_fit(p, c);
+  c.vec_copy_a = v.a;
+  c.vec_copy_b = v.b;
   return c;
 }
 

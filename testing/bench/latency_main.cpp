@@ -167,33 +167,35 @@ int main(int argc, char** argv) {
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
     CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
   }
-  const std::function<void()> floor_call = launch_floor(st, false), param_call = launch_floor(st, true);
-  for (const auto& f : {floor_call, param_call})
-    if (f)
-      for (int i = 0; i < 3; ++i) f();
+  // The two floors (launch_floor): a launch each, its times, and ptxblas's time above it per round.
+  struct Floor {
+    const char* label;
+    std::function<void()> launch;
+    std::vector<double> us, above;
+  };
+  Floor floors[2] = {{"launch floor (empty kernel, cuLaunchKernel)", launch_floor(st, false), {}, {}},
+                     {"launch floor with the GEMM's 20 parameters", launch_floor(st, true), {}, {}}};
+  for (const Floor& f : floors)
+    if (f.launch)
+      for (int i = 0; i < 3; ++i) f.launch();
   CUDA_CHECK(cudaStreamSynchronize(st));
   auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
-  std::vector<double> ptx, cub, flo, above, pflo, pabove;
+  std::vector<double> ptx, cub;
   for (int b = 0; b < batches; ++b) {  // all in turn, so that drift hits each alike
     ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
     cub.push_back(batch_us([&] { gemm(bench::Impl::Cublas); }, st));
-    if (floor_call) {
-      flo.push_back(batch_us(floor_call, st));
-      above.push_back(ptx.back() - flo.back());
-    }
-    if (param_call) {
-      pflo.push_back(batch_us(param_call, st));
-      pabove.push_back(ptx.back() - pflo.back());
+    for (Floor& f : floors) {
+      if (!f.launch) continue;
+      f.us.push_back(batch_us(f.launch, st));
+      f.above.push_back(ptx.back() - f.us.back());
     }
   }
   const double p = median(ptx), c = median(cub);
   std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
               p - c, bench::last_ptxblas_call().c_str());
-  std::printf("launch floor (empty kernel, cuLaunchKernel): host us per call %.2f  ptxblas above it %.2f "
-              "(median of %d rounds' differences)\n",
-              median(flo), median(above), static_cast<int>(above.size()));
-  std::printf("launch floor with the GEMM's 20 parameters: host us per call %.2f  ptxblas above it %.2f\n",
-              median(pflo), median(pabove));
+  for (const Floor& f : floors)
+    std::printf("%s: host us per call %.2f  ptxblas above it %.2f (median of %d rounds' differences)\n", f.label,
+                median(f.us), median(f.above), static_cast<int>(f.above.size()));
   release(d);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
