@@ -54,7 +54,13 @@ struct GemmCall {
 struct Outcome {
   bool served = false;  // false: the caller forwards to the real cuBLAS (nothing was queued)
   bool failed = false;  // work was partly queued and then failed: report, never forward
-  std::string detail;   // kernel name, or why not served
+  std::string detail;   // why not served (empty when served)
+  // Served: the kernel's name (the kernel cache's, valid for the process) and its K slices. Kept
+  // as a pointer so that a served call builds no string (a repeated shape's host budget is 1 us).
+  const std::string* kernel = nullptr;
+  int kg = 1;
+  // Served: "name", or "name kg=N" for a split; else detail.
+  std::string describe() const;
 };
 
 // Runs the GEMM with a generated kernel on the call's stream, or says why it cannot.

@@ -24,6 +24,12 @@
 #include "wgmma_plan.hpp"
 
 namespace ptxblas::dispatch {
+
+std::string Outcome::describe() const {
+  if (!served || !kernel) return detail;
+  return kg > 1 ? *kernel + " kg=" + std::to_string(kg) : *kernel;
+}
+
 namespace {
 
 constexpr std::int64_t kMaxGridY = 65535;
@@ -114,7 +120,8 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
     return out;
   }
   out.served = true;
-  out.detail = gemm.name + " kg=" + std::to_string(plan.kg);  // describe(plan), without rebuilding the name
+  out.kernel = &gemm.name;
+  out.kg = plan.kg;
   return out;
 }
 
@@ -158,7 +165,8 @@ Outcome run_atomic(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
   }
   out.failed = false;
   out.served = true;
-  out.detail = gemm.name + " kg=" + std::to_string(plan.kg);
+  out.kernel = &gemm.name;
+  out.kg = plan.kg;
   return out;
 }
 
@@ -222,7 +230,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
     }
   }
   out.served = true;
-  out.detail = kernel.name;  // describe(plan) of an unsplit plan
+  out.kernel = &kernel.name;
   return out;
 }
 
@@ -231,7 +239,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
 namespace {
 
 // The driver, context and device for a call on the current context, or why not.
-bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceInfo& dev, Outcome& out) {
+bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, const DeviceInfo*& dev, Outcome& out) {
   d = cuda_driver();
   if (!d) {
     out.detail = driver_unavailable_reason();
@@ -252,8 +260,9 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, DeviceI
     out.detail = "no current CUDA context";
     return false;
   }
-  if (!device_info(ctx, dev, out.detail)) return false;
-  if (dev.sm < 80) {
+  dev = cached_device_info(ctx, out.detail);
+  if (!dev) return false;
+  if (dev->sm < 80) {
     out.detail = "device older than sm_80";
     return false;
   }
@@ -437,8 +446,9 @@ Outcome run_gemm(const GemmCall& call) {
   Outcome out;
   const CudaDriver* d = nullptr;
   CUcontext ctx = nullptr;
-  DeviceInfo dev;
-  if (!prepare(call, d, ctx, dev, out)) return out;
+  const DeviceInfo* info = nullptr;
+  if (!prepare(call, d, ctx, info, out)) return out;
+  const DeviceInfo& dev = *info;
   Plan plan;
   std::optional<VectorCopies> vectors;  // which operands copy vectors, where decided here
   if (t_forced) {
@@ -480,8 +490,9 @@ Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan) {
   Outcome out;
   const CudaDriver* d = nullptr;
   CUcontext ctx = nullptr;
-  DeviceInfo dev;
-  if (!prepare(call, d, ctx, dev, out)) return out;
+  const DeviceInfo* info = nullptr;
+  if (!prepare(call, d, ctx, info, out)) return out;
+  const DeviceInfo& dev = *info;
   if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
     out.detail = "illegal configuration: " + why;
     return out;

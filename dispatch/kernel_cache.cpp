@@ -33,7 +33,7 @@ struct GemmKeyHash {
 std::shared_mutex g_mutex;
 std::map<std::pair<CUcontext, std::string>, CUfunction> g_kernels;
 std::unordered_map<GemmKey, GemmKernel, GemmKeyHash> g_gemm_kernels;  // nodes: pointers stay valid
-std::map<CUcontext, DeviceInfo> g_devices;
+std::map<CUcontext, DeviceInfo> g_devices;  // never erased: cached_device_info hands out pointers
 
 // PTX -> cubin through the driver's JIT (which also keeps its own on-disk cache), into the
 // current context.
@@ -92,13 +92,10 @@ CUfunction cached(CUcontext ctx, std::string name, Make&& make, std::string& err
 
 }  // namespace
 
-bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
+const DeviceInfo* cached_device_info(CUcontext ctx, std::string& error) {
   {
     std::shared_lock lock(g_mutex);
-    if (auto it = g_devices.find(ctx); it != g_devices.end()) {
-      out = it->second;
-      return true;
-    }
+    if (auto it = g_devices.find(ctx); it != g_devices.end()) return &it->second;
   }
   const CudaDriver* d = cuda_driver();
   CUdevice dev = 0;
@@ -113,12 +110,18 @@ bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
   if (r == CUDA_SUCCESS) r = d->cuDeviceGetName(name, sizeof name - 1, dev);
   if (r != CUDA_SUCCESS) {
     error = "device query failed: " + cuda_error_text(r);
-    return false;
+    return nullptr;
   }
-  out = DeviceInfo{10 * major + minor, sms, name, model::device_key(name, 10 * major + minor), smem_optin};
+  DeviceInfo info{10 * major + minor, sms, name, model::device_key(name, 10 * major + minor), smem_optin};
   std::unique_lock lock(g_mutex);
-  g_devices[ctx] = out;
-  return true;
+  // The first entry stays (never erased or overwritten), so the pointer holds for the process.
+  return &g_devices.try_emplace(ctx, std::move(info)).first->second;
+}
+
+bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error) {
+  const DeviceInfo* info = cached_device_info(ctx, error);
+  if (info) out = *info;
+  return info != nullptr;
 }
 
 const GemmKernel* cached_kernel(CUcontext ctx, const gen::KernelConfig& config, int sm, std::string& error) {

@@ -20,6 +20,9 @@ struct DeviceInfo {
 
 // Device facts of the context (cached per context).
 bool device_info(CUcontext ctx, DeviceInfo& out, std::string& error);
+// The same, the cache's own copy (valid for the process; nullptr and error on failure): a call's
+// path takes it without copying the two strings (two allocations per call).
+const DeviceInfo* cached_device_info(CUcontext ctx, std::string& error);
 
 // A compiled GEMM kernel with what its launches need besides the configuration: the name (for
 // the call record) and the dynamic shared memory, both fixed once it is compiled.

@@ -1,6 +1,7 @@
 #include "call_record.hpp"
 
 #include <atomic>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +42,19 @@ void record_served(const CallShape& s, const std::string& kernel) {
   g_served.fetch_add(1, std::memory_order_relaxed);
   t_quick = nullptr;
   t_last = kernel;
-  emit(s, "kernel " + kernel);
+  if (log_enabled()) emit(s, "kernel " + kernel);
+}
+
+void record_served(const CallShape& s, const std::string& kernel, int kg) {
+  g_served.fetch_add(1, std::memory_order_relaxed);
+  t_quick = nullptr;
+  t_last.assign(kernel);  // reuses the thread's buffer: no allocation once it has held a name
+  if (kg > 1) {
+    char digits[16];
+    const auto end = std::to_chars(digits, digits + sizeof digits, kg).ptr;
+    t_last.append(" kg=").append(digits, end);
+  }
+  if (log_enabled()) emit(s, "kernel " + t_last);
 }
 
 void record_forwarded(const CallShape& s, const std::string& reason) {

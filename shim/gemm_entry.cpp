@@ -63,7 +63,8 @@ Decision try_serve(const GemmRequest& r) {
 
   const dispatch::Outcome o = dispatch::run_gemm(call);
   if (o.served) {
-    record_served(shape, o.detail);
+    static const std::string unnamed = "served (kernel unnamed)";  // every served path names it today
+    record_served(shape, o.kernel ? *o.kernel : unnamed, o.kg);
     return {CUBLAS_STATUS_SUCCESS, {}};
   }
   if (o.failed) {

@@ -265,7 +265,7 @@ class GpuEngine final : public blas3::Engine {
       throw EngineError("GEMM step: " + o.detail);
     }
     note_write(out);
-    if (first_gemm_.empty()) first_gemm_ = o.detail;
+    if (first_gemm_.empty()) first_gemm_ = o.describe();
   }
 
   void helper(const gen::MatrixHelper& h, std::int64_t m, std::int64_t n, MatView src, MatView dst, Scalar s) {

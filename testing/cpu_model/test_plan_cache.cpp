@@ -62,5 +62,20 @@ TEST(PlanCache, StartsOverWhenFull) {
   EXPECT_EQ(cache.find(key)->plan.kg, 2);
 }
 
+// A served call carries its kernel's name by pointer (no string built per call); describe() is
+// the call record's text, the reason where the call was not served.
+TEST(Outcome, DescribesTheKernelAndItsSlicesOrWhyNot) {
+  const std::string name = "mma_d_tn_32x32x16_16x16_s3";
+  Outcome out;
+  out.detail = "no current CUDA context";
+  EXPECT_EQ(out.describe(), "no current CUDA context");
+  out = Outcome{};
+  out.served = true;
+  out.kernel = &name;
+  EXPECT_EQ(out.describe(), name);
+  out.kg = 6;
+  EXPECT_EQ(out.describe(), name + " kg=6");
+}
+
 }  // namespace
 }  // namespace ptxblas::dispatch
