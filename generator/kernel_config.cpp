@@ -45,8 +45,15 @@ int wgmma_barrier_offset(const KernelConfig& c) {
 // cp.async stages (async_copy): A's stages, then B's.
 int dynamic_smem_bytes(const KernelConfig& c) {
   if (c.family == Family::Wgmma) return wgmma_barrier_offset(c) + 16 * c.stages;
-  if (async_copy(c)) return (smem_stage_bytes(c, Operand::A) + smem_stage_bytes(c, Operand::B)) * c.stages;
+  // KL's sums reuse the stages after the main loop.
+  if (async_copy(c))
+    return std::max((smem_stage_bytes(c, Operand::A) + smem_stage_bytes(c, Operand::B)) * c.stages, kl_reduce_bytes(c));
   return 0;
+}
+
+int kl_reduce_bytes(const KernelConfig& c) {
+  if (c.family == Family::Wgmma || c.kl <= 1) return 0;
+  return (c.kl - 1) * c.ml * c.nl * compute_bytes(c.data);
 }
 
 bool mma_supported(DataType t) { return t != DataType::F32 && t != DataType::C32; }
@@ -92,7 +99,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
-                          c.atomic_add << 3};
+                          c.atomic_add << 3 | (c.kl & 0xff) << 4};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -117,6 +124,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.vec > 1) s += "_v" + std::to_string(c.vec);
   if (c.store_pad) s += "_p";
   if (c.stages > 1) s += "_s" + std::to_string(c.stages);
+  if (c.kl > 1) s += "_kl" + std::to_string(c.kl);
   if (c.fill) s += "_tri";
   static const char* const kBandSuffix[] = {"", "_band_al", "_band_au", "_band_bl", "_band_bu"};  // kBand*
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];

@@ -70,11 +70,17 @@ struct KernelConfig {
   // on the order of the additions (cuBLAS's CUBLAS_ATOMICS_ALLOWED), for f32, f64, c32 and c64
   // (C stored in the compute type), SIMT and mma.sync, plain GEMM (no fill, band, out of place).
   bool atomic_add = false;
+  // ISAAC's KL: each K-step tile is split over kl groups of threads (SIMT) or warps (mma), each
+  // group computing the whole block tile over its own u / kl rows of K; after the main loop
+  // groups 1..kl-1 leave their sums in shared memory and group 0 adds them in group order (the
+  // result does not depend on timing) and alone runs the epilogue. More warps per block tile
+  // without slicing K across blocks (no workspace, no reduction launch). 1, 2 or 4.
+  int kl = 1;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
     if (family == Family::Wgmma) return (ml / ms) * (nl / ns) * 128 + 32;
-    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1);
+    return (ml / ms) * (nl / ns) * (family == Family::Mma ? 32 : 1) * kl;
   }
   bool operator==(const KernelConfig&) const = default;
 };
@@ -103,6 +109,10 @@ char op_letter(Op op);         // n t c
 
 // Real types have no conjugate: C is folded into T so equal kernels get equal names.
 KernelConfig canonical(KernelConfig c);
+
+// Bytes of shared memory in which KL groups 1..kl-1 leave their accumulators: (kl - 1) block
+// tiles in compute precision (0 for kl = 1).
+int kl_reduce_bytes(const KernelConfig& c);
 
 // Bytes of dynamic shared memory the kernel is launched with (Wgmma and cp.async stages, which
 // may exceed the 48 KiB a kernel can declare statically); 0 for the others.

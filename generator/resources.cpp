@@ -62,6 +62,9 @@ Resources predict_resources(const KernelConfig& c, int sm) {
   Resources r;
   r.threads = c.threads();
   r.smem_bytes = smem_array_bytes(c, Operand::A) + smem_array_bytes(c, Operand::B);
+  // KL's sums: in the cp.async stages' dynamic memory once the main loop is done, else an array
+  // of their own.
+  r.smem_bytes = async_copy(c) ? std::max(r.smem_bytes, kl_reduce_bytes(c)) : r.smem_bytes + kl_reduce_bytes(c);
   // 32-bit registers: accumulators, one K-slice of A and B fragments, the prefetched tile held
   // in registers between global load and shared store, plus addressing. Coefficients were fitted
   // to ptxas 13.0 output over the families CI assembles.
@@ -76,7 +79,7 @@ Resources predict_resources(const KernelConfig& c, int sm) {
     // K-slices of a step (`extra`), and f64/c64 registers come in aligned pairs (the constants).
     const int acc = c.ms * c.ns / 32 * w;
     const int frag = mma_fragment_words(c);
-    const int extra = frag * (c.u / mma_k(c.data) - 1);
+    const int extra = frag * (c.u / c.kl / mma_k(c.data) - 1);  // per KL group's K-steps
     const int two_stages = c.stages > 1 ? 2 : 0;
     switch (c.data) {
       case DataType::F64: r.regs_predicted = acc + frag + extra / 2 + 3 * prefetch / 2 + slots + 28; break;
@@ -112,7 +115,12 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
     return "atomic split-K is for f32, f64, c32 and c64 SIMT and mma kernels";
   if (c.atomic_add && (c.fill || c.band || c.out_of_place))
     return "atomic split-K is for plain GEMM kernels (no fill, band or out-of-place variant)";
-  if (c.family == Family::Wgmma) return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
+  if (c.kl != 1 && c.kl != 2 && c.kl != 4) return "kl must be 1, 2 or 4";
+  if (c.family == Family::Wgmma) {
+    if (c.kl != 1) return "wgmma kernels take kl 1";
+    return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
+  }
+  if (c.u % c.kl != 0) return "K-step does not split into kl groups";
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";
@@ -126,7 +134,7 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
     if (c.vec != 1) return "mma kernels take vec 1";
     if (c.ms % 16 != 0 || c.ns % 8 != 0)
       return "warp tile is not a whole number of mma tiles";
-    if (c.u % mma_k(c.data) != 0) return "K-step is not a whole number of mma steps";
+    if (c.u % (mma_k(c.data) * c.kl) != 0) return "K-step is not a whole number of mma steps per kl group";
   }
   const int threads = c.threads();
   if (threads % 32 != 0) return "threads per block not a multiple of 32";

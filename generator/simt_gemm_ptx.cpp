@@ -52,6 +52,7 @@ class Emitter {
       setup_operand(Operand::A);
       setup_operand(Operand::B);
       main_loop();
+      if (c_.kl > 1) sum_k_groups();
     }
     epilogue();
 
@@ -92,6 +93,7 @@ class Emitter {
       const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
       s += "  .shared .align 16 .b8 smem_a[" + num(smem_size(pa)) + "];\n";
       s += "  .shared .align 16 .b8 smem_b[" + num(smem_size(pb)) + "];\n";
+      if (c_.kl > 1) s += "  .shared .align 16 .b8 smem_kl[" + num(kl_reduce_bytes(c_)) + "];\n";
     }
     s += w_.finish();
     s += "}\n";
@@ -310,18 +312,28 @@ class Emitter {
     ins("mul.lo.s32 " + r("s32", "m0") + ", %bx, " + num(c_.ml));
     ins("mul.lo.s32 " + r("s32", "n0") + ", %by, " + num(c_.nl));
     if (wgmma_) return emit_wgmma_thread_indices(w_, c_);
+    // KL: thread %thr is thread %tthr of the block tile in K group %kgrp (the copies below still
+    // count every thread of the block).
+    std::string tid = "%thr";
+    if (c_.kl > 1) {
+      const int tile_threads = c_.threads() / c_.kl;
+      tid = r("u32", "tthr");
+      ins("rem.u32 " + tid + ", %thr, " + num(tile_threads));
+      ins("div.u32 " + r("u32", "kgrp") + ", %thr, " + num(tile_threads));
+      ins("setp.ne.u32 " + r("pred", "p_kgrp_rest") + ", %kgrp, 0");
+    }
     const std::string rowbase = r("s32", "rowbase"), colbase = r("s32", "colbase");
     if (!mma_) {
-      ins("rem.u32 " + r("u32", "tx") + ", %thr, " + num(tx_count));
-      ins("div.u32 " + r("u32", "ty") + ", %thr, " + num(tx_count));
+      ins("rem.u32 " + r("u32", "tx") + ", " + tid + ", " + num(tx_count));
+      ins("div.u32 " + r("u32", "ty") + ", " + tid + ", " + num(tx_count));
       ins("mad.lo.s32 " + rowbase + ", %tx, " + num(c_.vec) + ", %m0");
       ins("mad.lo.s32 " + colbase + ", %ty, " + num(c_.vec) + ", %n0");
       return;
     }
     // mma: warp (wm, wn) owns rows wm*ms.. and columns wn*ns.. of the block tile; lane = 4g + q
     // holds fragment row g and k (or column) position q.
-    ins("shr.u32 " + r("u32", "warp") + ", %thr, 5");
-    ins("and.b32 " + r("u32", "lane") + ", %thr, 31");
+    ins("shr.u32 " + r("u32", "warp") + ", " + tid + ", 5");
+    ins("and.b32 " + r("u32", "lane") + ", " + tid + ", 31");
     ins("shr.u32 " + r("u32", "g") + ", %lane, 2");
     ins("and.b32 " + r("u32", "q") + ", %lane, 3");
     ins("rem.u32 " + r("u32", "wm") + ", %warp, " + num(tx_count));
@@ -723,7 +735,7 @@ class Emitter {
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
     const int tx_count = c_.ml / c_.ms, ty_count = c_.nl / c_.ns;
     const std::string f = "fma.rn." + t_.ct + " ";
-    for (int kk = 0; kk < c_.u; ++kk) {
+    for (int kk = 0; kk < c_.u / c_.kl; ++kk) {  // KL: %ra / %rb start at the group's rows
       for (int i = 0; i < c_.ms; i += c_.vec)
         load_frags("a", i, ra_, (kk * (c_.ml + pa.smem_pad) + tile_offset(i, tx_count)) * t_.cb);
       for (int j = 0; j < c_.ns; j += c_.vec)
@@ -773,7 +785,7 @@ class Emitter {
       return "{" + d(2 * fi, 2 * fj, im) + ", " + d(2 * fi, 2 * fj + 1, im) + ", " + d(2 * fi + 1, 2 * fj, im) +
              ", " + d(2 * fi + 1, 2 * fj + 1, im) + "}";
     };
-    for (int kk = 0; kk < c_.u; kk += mma_k(t_.data)) {
+    for (int kk = 0; kk < c_.u / c_.kl; kk += mma_k(t_.data)) {  // KL: %ra / %rb at the group's K
       if (half) {
         // m16n8k16: A registers (row g | g + 8, k pair q | q + 4), B registers (k pair q | q + 4).
         for (int fi = 0; fi < fm; ++fi)
@@ -873,6 +885,12 @@ class Emitter {
     } else {
       ins("mad.lo.u32 %ra, %tx, " + num(t_.cb * c_.vec) + ", %ra");
       ins("mad.lo.u32 %rb, %ty, " + num(t_.cb * c_.vec) + ", %rb");
+    }
+    if (c_.kl > 1) {  // group g multiplies rows g * u / kl .. of each K-step tile
+      const int rows = c_.u / c_.kl;
+      const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+      ins("mad.lo.u32 %ra, %kgrp, " + num(pa.smem_elem(rows, 0) * sb_) + ", %ra");
+      ins("mad.lo.u32 %rb, %kgrp, " + num(pb.smem_elem(rows, 0) * sb_) + ", %rb");
     }
     if (async_copy(c_)) return async_loop();
     load_tile(Operand::A);
@@ -1098,10 +1116,46 @@ class Emitter {
     ins(f + d.im + ", " + x.im + ", " + y.re + ", " + d.im);
   }
 
+  // KL: groups 1..kl-1 store their accumulators to shared memory (group g's word w of tile
+  // thread t at ((g - 1) * words + w) * tile threads + t: a warp's stores are consecutive), and
+  // group 0 adds them to its own in group order. The stages are free once every thread is past
+  // the main loop (cp.async kernels: after their last copies landed), hence the first barrier.
+  void sum_k_groups() {
+    const int tile_threads = c_.threads() / c_.kl;
+    std::vector<std::string> words;
+    for (int i = 0; i < acc_rows(); ++i)
+      for (int j = 0; j < acc_cols(); ++j) {
+        const Value a = acc(i, j);
+        words.push_back(a.re);
+        if (t_.cplx) words.push_back(a.im);
+      }
+    const long long nw = static_cast<long long>(words.size()), stride = static_cast<long long>(tile_threads) * t_.part;
+    const std::string base = r("u32", "kl_base"), off = r("u32", "kl_off");
+    ins(std::string("mov.u32 ") + base + ", " + (async_copy(c_) ? "smem_dyn" : "smem_kl"));
+    ins("mad.lo.u32 " + base + ", %tthr, " + num(t_.part) + ", " + base);
+    ins("bar.sync 0");
+    ins("@!%p_kgrp_rest bra L_kl_stored");
+    ins("sub.u32 " + off + ", %kgrp, 1");
+    ins("mul.lo.u32 " + off + ", " + off + ", " + num(nw * stride));
+    ins("add.u32 " + off + ", " + off + ", " + base);
+    for (long long w = 0; w < nw; ++w)
+      ins("st.shared." + t_.ct + " [" + off + "+" + num(w * stride) + "], " + words[static_cast<size_t>(w)]);
+    w_.label("L_kl_stored");
+    ins("bar.sync 0");
+    ins("@%p_kgrp_rest bra L_epilogue");
+    const std::string part = ct("kl_part");
+    for (int g = 1; g < c_.kl; ++g)
+      for (long long w = 0; w < nw; ++w) {
+        ins("ld.shared." + t_.ct + " " + part + ", [" + base + "+" + num(((g - 1) * nw + w) * stride) + "]");
+        ins("add.rn." + t_.ct + " " + words[static_cast<size_t>(w)] + ", " + words[static_cast<size_t>(w)] + ", " + part);
+      }
+  }
+
   // C = alpha * acc + beta * C on the thread's elements inside the matrix; C is read only when
   // beta != 0, so NaN in C cannot survive beta == 0.
   void epilogue() {
     w_.label("L_epilogue");
+    if (c_.kl > 1) ins("@%p_kgrp_rest ret");  // group 0 holds the block tile's sums
     if (c_.atomic_add) return atomic_epilogue();
     ins("@%p_split bra L_partial");
     read_scalar("beta", beta_);

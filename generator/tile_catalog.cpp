@@ -118,6 +118,7 @@ KernelConfig with_tile(KernelConfig c, const Tile& t) {
   c.family = t.family;
   c.store_pad = t.store_pad;
   c.stages = t.stages;
+  c.kl = t.kl;
   return c;
 }
 

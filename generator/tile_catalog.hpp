@@ -14,6 +14,7 @@ struct Tile {
   bool store_pad = false;
   int stages = 1;
   int min_k = 0;  // the heuristic offers this tile only where K is at least this deep
+  int kl = 1;     // KernelConfig::kl
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);

@@ -117,6 +117,24 @@ std::vector<Variant> all_families() {
         if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
       }
   }
+  // KL (K split over 2 or 4 groups of threads or warps) on every catalogued tile where legal, one
+  // layout per tile, with three cp.async stages where the type has them (the sums then reuse the
+  // dynamic stages; otherwise a static array of their own).
+  for (const auto& tv : types) {
+    if (tv.f16_scalars) continue;
+    int i = 0;
+    for (const Tile& t : tile_catalog(tv.data))
+      for (int kl : {2, 4}) {
+        KernelConfig c = with_tile(KernelConfig{}, t);
+        c.data = tv.data;
+        c.kl = kl;
+        c.op_a = i % 2 ? Op::T : Op::N;
+        c.op_b = i++ % 3 ? Op::N : Op::T;
+        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+        c.stages = 3;
+        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+      }
+  }
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
   // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
@@ -296,6 +314,30 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   at16.data = DataType::F16;
   at16.atomic_add = true;
   EXPECT_NE(why_illegal(at16).find("atomic"), std::string::npos);
+  // KL: 1, 2 or 4 groups, each a whole number of K rows (mma: of mma steps); not for wgmma.
+  KernelConfig kl;  // SIMT 64x64x8 4x4: 256 threads
+  kl.kl = 2;
+  EXPECT_EQ(why_illegal(kl), "");
+  kl.kl = 3;
+  EXPECT_NE(why_illegal(kl).find("kl"), std::string::npos);
+  kl.kl = 8;
+  EXPECT_NE(why_illegal(kl).find("kl"), std::string::npos);
+  kl.kl = 4;
+  kl.u = 2;  // two K rows over four groups
+  EXPECT_NE(why_illegal(kl).find("kl"), std::string::npos);
+  KernelConfig kl_mma;
+  kl_mma.data = DataType::F64;
+  kl_mma.family = Family::Mma;
+  kl_mma.ml = kl_mma.nl = 32;
+  kl_mma.ms = kl_mma.ns = 16;
+  kl_mma.u = 8;  // one m16n8k8 step
+  kl_mma.kl = 2;
+  EXPECT_NE(why_illegal(kl_mma).find("kl"), std::string::npos);
+  kl_mma.u = 16;
+  EXPECT_EQ(why_illegal(kl_mma), "");
+  wg.band = 0;
+  wg.kl = 2;
+  EXPECT_NE(why_illegal(wg).find("kl"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

@@ -22,7 +22,7 @@ int pick(std::mt19937_64& rng, const int (&values)[N]) {
   return values[rng() % N];
 }
 
-// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES" from the generator's value ranges (stages 3
+// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES KL" from the generator's value ranges (stages 3
 // and 4: the cp.async pipeline); many draws are illegal for the type (the library says so by
 // forwarding).
 std::string random_spec(std::mt19937_64& rng, bool mma) {
@@ -39,7 +39,9 @@ std::string random_spec(std::mt19937_64& rng, bool mma) {
   else
     s += std::to_string(pick(rng, kThread)) + " " + std::to_string(pick(rng, kThread)) + " " +
          std::to_string(pick(rng, kVec)) + " ";
-  s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages);
+  static constexpr int kKl[] = {1, 1, 2, 4};  // KernelConfig::kl
+  s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages) +
+       " " + std::to_string(pick(rng, kKl));
   return s;
 }
 
@@ -56,15 +58,23 @@ bool stages_suffix_matches(const std::string& name, int stages) {
 // unsplit when K is too shallow for it).
 bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
   char family[8] = {};
-  int ml, nl, u, ms, ns, vec, kg, pad, stages;
-  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg, &pad,
-                  &stages) != 10)
+  int ml, nl, u, ms, ns, vec, kg, pad, stages, kl;
+  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg, &pad,
+                  &stages, &kl) != 11)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
   for (const char* vc : {"_vc", "_vca", "_vcb"}) {  // vector copies, of both operands or one
     const std::string suffix = vc;
     if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       name.resize(name.size() - suffix.size());
+  }
+  // KL's suffix follows the stages' ("..._s3_kl2_vc").
+  const std::string kl_suffix = "_kl" + std::to_string(kl);
+  if (const std::size_t at = name.find("_kl"); at != std::string::npos) {
+    if (kl == 1 || name.compare(at, kl_suffix.size(), kl_suffix) != 0) return false;
+    name.erase(at, kl_suffix.size());
+  } else if (kl != 1) {
+    return false;
   }
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +
                            std::to_string(ms) + "x" + std::to_string(ns);

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -106,13 +106,14 @@ class Case:
         # separate D (same ld), C is only read.
         # at: its atomic split-K variant (KernelConfig::atomic_add): the slices add alpha times
         # their sums into C, which the launcher has scaled by beta (here: the host does it).
+        # kl: K split over kl groups of the block's threads (KernelConfig::kl), summed in shared memory.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
-        self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_tri" if fill else "") +
+        self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
                        ("_oop" if oop else "") + ("_at" if at else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
-                     (":at" if at else "") + (":sm80" if sm80 else ""))
+                     (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk and not at else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
@@ -126,7 +127,7 @@ class Case:
         ml, nl, u, ms, ns, vec, mma = self.tile[:7]
         blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg
         steps = -(-(self.kchunk or self.k) // u) if self.k else 0
-        threads = threads_of(self.tile)
+        threads = threads_of(self.tile) * self.kl
         cells = ms * ns // 32 if mma else ms * ns
         per_thread = 60 + steps * (u * cells * (4 if TYPES[self.t].cplx else 1) + 40) + cells * 12
         return blocks * threads * per_thread * (3 if self.racecheck else 1)
@@ -176,6 +177,18 @@ EXTRA_TILES = {
     "h": [(32, 32, 8, 2, 2, 2), (64, 64, 16, 4, 4, 4), (64, 32, 32, 16, 32, 1, M),
           (32, 32, 16, 16, 16, 1, M, True, 2), (32, 32, 32, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M)],
     "b": [(32, 32, 8, 2, 2, 2), (32, 64, 8, 2, 4, 2), (32, 64, 16, 32, 8, 1, M), (32, 32, 16, 16, 16, 1, M, True, 1)],
+}
+
+
+# Tiles run with KL (KernelConfig::kl) groups: (tile, kl), u a multiple of kl (mma: of kl * mma_k).
+KL_TILES = {
+    "s": [((32, 32, 16, 2, 2, 2), 2), ((32, 32, 8, 4, 4, 4), 4), ((64, 64, 8, 4, 4, 4, S, False, 3), 2)],
+    "d": [((32, 32, 16, 16, 16, 1, M), 2), ((32, 32, 16, 16, 16, 1, M, False, 4), 2),
+          ((64, 16, 32, 16, 16, 1, M, False, 4), 4)],
+    "c": [((32, 32, 16, 2, 2, 2), 2), ((32, 32, 8, 4, 4, 2, S, False, 3), 2)],
+    "z": [((32, 32, 16, 16, 16, 1, M), 2), ((32, 16, 16, 32, 8, 1, M, False, 3), 2)],
+    "h": [((32, 32, 32, 16, 16, 1, M, False, 2), 2), ((64, 64, 16, 4, 4, 4), 2)],
+    "b": [((32, 32, 16, 2, 2, 2), 2)],
 }
 
 
@@ -302,6 +315,34 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 racecheck=True, at=True)
             add("tt split-K atomic huge ldc", t, "t", "t", small, 6, 9, 2 * u + 1, kchunk=u, kg=3,
                 pads=(1, 2, 2 ** 31 + 7), at=True)
+        # KL: the K-step split over 2 or 4 groups of the block's threads, summed through shared
+        # memory (static, or the cp.async stages' dynamic memory), on every path of the epilogue.
+        for tile, kl in KL_TILES[t]:
+            tile = tile7(tile)
+            name = "%s kl%d" % (tile_label(tile), kl)
+            tml, tnl, tu = tile[:3]
+            for q in ops[:: max(1, len(ops) // 3)]:
+                add("%s %s ragged" % (q, name), t, q[0], q[1], tile, tml + 5, tnl + 3, 3 * tu + 5, kl=kl)
+            add("nn %s beta=0 NaN C" % name, t, "n", "n", tile, tml + 1, 7, tu + 1, beta=0j, kl=kl)
+            add("nt %s alpha=0" % name, t, "n", "t", tile, 9, tnl + 2, 5, alpha=0j, kl=kl)
+            add("tn %s k=0" % name, t, "t", "n", tile, 5, 4, 0, kl=kl)
+            add("tn %s k < u / kl" % name, t, "t", "n", tile, 6, 9, tu // kl - 1 or 1, kl=kl)
+            add("nt %s split-K device scalars" % name, t, "n", "t", tile, tml + 3, 6, 3 * tu + 1, kchunk=tu,
+                kg=4, dev_alpha=True, dev_beta=True, kl=kl)
+            add("tn %s deep K race check" % name, t, "t", "n", tile, 7, 6, (2 * tile[8] + 1) * tu + 3,
+                racecheck=True, kl=kl)
+            big2 = max(tml, tnl) * 2 + 5
+            add("nt %s fill lower split-K" % name, t, "n", "t", tile, big2, big2, 2 * tu + 3, kchunk=tu, kg=3,
+                fill=FILL_LOWER | herm, kl=kl)
+            if t in "sdcz":
+                add("nn %s band A lower" % name, t, "n", "n", tile, 2 * tml + 5, 6, tml + 2 * tu + 3, band=BAND_AL,
+                    kl=kl)
+                add("tn %s out of place" % name, t, "t", "n", tile, tml + 5, tnl + 3, 2 * tu + 3, oop=True, kl=kl)
+                add("nt %s split-K atomic" % name, t, "n", "t", tile, tml + 3, 5, 2 * tu + 5, kchunk=tu, kg=3,
+                    at=True, kl=kl)
+            if tile[8] > 2 and t in "sdc":
+                add("nn %s interior block vector copies" % name, t, "n", "n", tile, tml + 5, tnl + 3,
+                    (tile[8] + 2) * tu + 3, vc=True, ub=not tile[6], kl=kl)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -399,6 +440,17 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
 # Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("mma_d_nn_32x32x16_16x16_kl2", "add.rn.f64 %v_acc_0_0_r, %v_acc_0_0_r, %v_kl_part;", "", False,
+     "KL: group 1's sum of one accumulator not added"),
+    ("mma_d_nn_32x32x16_16x16_kl2", "mad.lo.u32 %v_ra, %v_kgrp, 2304, %v_ra;", "", False,
+     "KL: every group multiplies the first group's rows of A"),
+    ("simt_s_nn_32x32x8_4x4_v4_kl4", "@%v_p_kgrp_rest ret;", "", False,
+     "KL: groups 1..3 run the epilogue too (partial sums stored over C)"),
+    ("mma_d_tn_32x32x16_16x16_s4_kl2", "  bar.sync 0;\n  @!%v_p_kgrp_rest bra L_kl_stored;",
+     "  @!%v_p_kgrp_rest bra L_kl_stored;", False,
+     "KL: no barrier between the last K-step's reads of the stages and the sums stored over them"),
+    ("simt_s_tn_32x32x16_2x2_v2_kl2", "L_kl_stored:\n  bar.sync 0;", "L_kl_stored:", False,
+     "KL: group 0 reads the sums before the other groups stored them"),
     ("mma_z_cn_32x32x8_16x16_s2_at", "@%v_p_out red.global.add.f64 [%v_c_col0+8], %v_out_i;",
      "@%v_p_out st.global.f64 [%v_c_col0+8], %v_out_i;", False,
      "atomic split-K: one imaginary part stored over C instead of added to it"),
@@ -617,7 +669,7 @@ def _run_case(c, ptx_dir):
     fill_args = [c.fill, c.fill_diag]  # band kernels read fill_diag as their column offset
     fill_args += [D.addr - C.addr]     # d_offset, read by out-of-place kernels only
     gemm = kernel(ptx_dir, c.kernel)
-    threads = threads_of(c.tile)
+    threads = threads_of(c.tile) * c.kl
     grid = (-(-m // ml), -(-n // nl), c.kg)
     if c.at:
         # The launcher's scaling of C by beta (zeros without reading it for beta == 0), then the
@@ -692,6 +744,8 @@ def describe(c):
         s += " out of place"
     if c.at:
         s += " atomic split-K"
+    if c.kl > 1:
+        s += " kl=%d" % c.kl
     if c.racecheck:
         s += " racecheck"
     return s
