@@ -45,6 +45,8 @@ Loaded load() {
   bind(lib, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync);
   bind(lib, "cuStreamSynchronize", d.cuStreamSynchronize);
   bind(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);
+  bind(lib, "cuStreamGetId", d.cuStreamGetId);
+  bind(lib, "cuMemsetD32Async", d.cuMemsetD32Async);
   bind(lib, "cuDeviceGetCount", d.cuDeviceGetCount);
   bind(lib, "cuDeviceGet", d.cuDeviceGet);
   bind(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);

@@ -32,6 +32,10 @@ struct CudaDriver {
   CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
   CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+  // Fused split-K's tile counts, one zeroed buffer per stream (optional: without them the
+  // slices are summed by the reduction kernel).
+  CUresult (*cuStreamGetId)(CUstream, unsigned long long*) = nullptr;
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
   // Host BLAS offload: the configured device's primary context and plain copies (optional).
   CUresult (*cuDeviceGetCount)(int*) = nullptr;
   CUresult (*cuDeviceGet)(CUdevice*, int) = nullptr;

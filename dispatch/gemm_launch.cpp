@@ -19,6 +19,7 @@
 #include "model_registry.hpp"
 #include "plan_cache.hpp"
 #include "plan_launch.hpp"
+#include "tile_counts.hpp"
 #include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 #include "wgmma_plan.hpp"
@@ -69,13 +70,22 @@ std::int64_t out_offset(const GemmCall& call) {
   return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(call.d) - reinterpret_cast<std::uintptr_t>(call.c));
 }
 
-// kg > 1: slices into a stream-ordered workspace, then the reduction writes C. C is written only
-// by the reduction, so any failure here leaves C untouched and the call can still be forwarded.
+// kg > 1: slices into a stream-ordered workspace, then C is written by the last slice of each
+// tile (fused, where the kernel can and the stream has tile counts: no second launch) or by the
+// reduction kernel. Either way C is written by one launch, so a failure to launch leaves C
+// untouched and the call can still be forwarded.
 Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, const Plan& plan,
                   const GemmKernel& gemm) {
   Outcome out;
-  CUfunction reduce = cached_reduce_kernel(ctx, call.data, plan.config.scalar_f16, dev.sm, out.detail);
-  if (!reduce) return out;
+  const auto& cfg = plan.config;
+  const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
+                 grid_y = static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl);
+  std::uint64_t counts =
+      cfg.fused_split
+          ? tile_counts(d, ctx, static_cast<CUstream>(call.stream), static_cast<std::int64_t>(grid_x) * grid_y)
+          : 0;
+  CUfunction reduce = counts ? nullptr : cached_reduce_kernel(ctx, call.data, cfg.scalar_f16, dev.sm, out.detail);
+  if (!counts && !reduce) return out;
   CUtensorMap maps[2];
   if (plan.config.family == gen::Family::Wgmma &&
       !wgmma_tensor_maps(call, plan.config, call.b, call.n, maps[0], maps[1], out.detail))
@@ -102,14 +112,12 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   // The tensor maps are read by wgmma kernels only; the others take the first kKernelParamCount.
   void* gp[gen::kWgmmaParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag,
-                                     &d_offset, &maps[0], &maps[1]};
+                                     &d_offset, &counts, &maps[0], &maps[1]};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
                                       &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag, &d_offset};
-  const auto& cfg = plan.config;
-  CUresult r = launch(d, gemm.fn, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
-                      static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
-                      static_cast<unsigned>(cfg.threads()), call, gp, gemm.dynamic_smem);
-  if (r == CUDA_SUCCESS) {
+  CUresult r = launch(d, gemm.fn, grid_x, grid_y, static_cast<unsigned>(plan.kg), static_cast<unsigned>(cfg.threads()),
+                      call, gp, gemm.dynamic_smem);
+  if (r == CUDA_SUCCESS && !counts) {
     const int groups = gen::reduce_groups(call.m * call.n, plan.kg), elems = gen::kReduceThreads / groups;
     r = d->cuLaunchKernel(reduce, static_cast<unsigned>((call.m * call.n + elems - 1) / elems), 1, 1,
                           static_cast<unsigned>(elems), static_cast<unsigned>(groups), 1, 0, stream, rp, nullptr);
@@ -140,6 +148,7 @@ Outcome run_atomic(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
   std::int32_t k = static_cast<std::int32_t>(call.k), kchunk = static_cast<std::int32_t>(plan.kchunk);
   std::int32_t fill = gen::kFillWhole, fill_diag = 0;
   std::int64_t d_offset = 0;
+  std::uint64_t counts = 0;
   if (call.beta[0] != 1 || call.beta[1] != 0) {
     CUfunction scale = cached_helper(ctx, {gen::HelperKind::Scale, call.data}, dev.sm, out.detail);
     if (!scale) return out;
@@ -154,7 +163,7 @@ Outcome run_atomic(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
   }
   void* gp[gen::kKernelParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1), s.at(2),
                                       s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk, &fill, &fill_diag,
-                                      &d_offset};
+                                      &d_offset, &counts};
   const auto& cfg = plan.config;
   if (const CUresult r = launch(d, gemm.fn, static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                                 static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl), static_cast<unsigned>(plan.kg),
@@ -190,6 +199,16 @@ bool atomic_split_fits(const GemmCall& call, const Plan& plan) {
          reds_per_thread(plan.config) <= kMaxRedsPerThread;
 }
 
+// Whether a split plan's slices finish C themselves (KernelConfig::fused_split, no reduction
+// launch): SIMT and mma kernels without KL whose tail, the last slice of a tile summing all kg
+// parts, takes at most kMaxFusedRounds rounds of loads (perf notes §90).
+constexpr int kMaxFusedRounds = 4;
+bool fused_split_fits(const Plan& plan) {
+  const gen::KernelConfig& c = plan.config;
+  return plan.kg > 1 && c.family != gen::Family::Wgmma && c.kl == 1 && !c.atomic_add &&
+         gen::fused_split_rounds(c, plan.kg) <= kMaxFusedRounds;
+}
+
 Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, const GemmKernel& kernel) {
   Outcome out;
   Scalars s = scalars_of(call);
@@ -198,6 +217,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
   std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
   std::int32_t m = static_cast<std::int32_t>(call.m), k = static_cast<std::int32_t>(call.k), kchunk = k;
   std::int64_t d_offset = out_offset(call);
+  std::uint64_t counts = 0;
   const auto& cfg = plan.config;
   // Grid y is limited to 65535 blocks: wide problems go in column chunks, each a launch with
   // B and C advanced to the chunk's first column.
@@ -218,7 +238,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
     }
     void* params[gen::kWgmmaParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                            s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
-                                           &fill, &fill_diag, &d_offset, &maps[0], &maps[1]};
+                                           &fill, &fill_diag, &d_offset, &counts, &maps[0], &maps[1]};
     const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
                               static_cast<unsigned>(cfg.threads()), call, params, kernel.dynamic_smem);
     if (r != CUDA_SUCCESS) {
@@ -302,6 +322,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
     if (const GemmKernel* kernel = cached_kernel(ctx, atomic.config, dev.sm, out.detail))
       return run_atomic(d, ctx, dev, call, atomic, *kernel);
   }
+  plan.config.fused_split = fused_split_fits(plan);
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);

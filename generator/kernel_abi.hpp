@@ -21,6 +21,13 @@
 //   s64 d_offset          read only by kernels generated with KernelConfig::out_of_place: element
 //                         (i, j) of the result goes to C's address of (i, j) plus d_offset bytes
 //                         (C itself is only read). Split-K slices pass it to the reduction.
+//   u64 tile_counts       split-K only, read by kernels generated with KernelConfig::fused_split
+//                         (others ignore it): 0, the slices end after writing ws and the reduction kernel
+//                         sums them. Else the address of one u32 per (x, y) tile, zero at launch:
+//                         each slice adds 1 to its tile's count after writing its part of ws, and
+//                         the slice that brings it to kg (gridDim.z) sums the tile's kg parts in
+//                         slice order, finishes C as an unsplit kernel would (alpha, beta, fill,
+//                         d_offset), and sets the count back to 0 for the next launch.
 //   Wgmma kernels only (kWgmmaParamCount), after these:
 //   .b8[128] tmap_a, tmap_b   CUtensorMaps (cuTensorMapEncodeTiled) of A and B as stored, f16 or
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
@@ -39,8 +46,8 @@
 #pragma once
 
 namespace ptxblas::gen {
-inline constexpr int kKernelParamCount = 20;
-inline constexpr int kWgmmaParamCount = 22;
+inline constexpr int kKernelParamCount = 21;
+inline constexpr int kWgmmaParamCount = 23;
 inline constexpr int kReduceParamCount = 15;
 inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;

@@ -51,6 +51,25 @@ int dynamic_smem_bytes(const KernelConfig& c) {
   return 0;
 }
 
+// Columns of a thread's accumulators summed together (their words at most kFusedSplitWords) and
+// slices per round; the simt_gemm_ptx.cpp tail uses the same.
+int fused_split_rounds(const KernelConfig& c, int kg) {
+  const FusedSplitShape f = fused_split_shape(c);
+  return f.groups * ((kg + f.slices - 1) / f.slices);
+}
+
+FusedSplitShape fused_split_shape(const KernelConfig& c) {
+  const bool mma = c.family == Family::Mma;
+  const int rows = mma ? c.ms / 8 : c.ms, cols = mma ? c.ns / 4 : c.ns;
+  const int per_col = rows * (is_complex(c.data) ? 2 : 1);
+  FusedSplitShape f;
+  f.columns = std::clamp(kFusedSplitWords / std::max(per_col, 1), 1, cols);
+  while (cols % f.columns != 0) --f.columns;
+  f.groups = cols / f.columns;
+  f.slices = std::clamp(kFusedSplitWords / (per_col * f.columns), 1, 4);
+  return f;
+}
+
 int kl_reduce_bytes(const KernelConfig& c) {
   if (c.family == Family::Wgmma || c.kl <= 1) return 0;
   return (c.kl - 1) * c.ml * c.nl * compute_bytes(c.data);
@@ -99,7 +118,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
-                          c.atomic_add << 3 | (c.kl & 0xff) << 4};
+                          c.atomic_add << 3 | (c.kl & 0xff) << 4 | c.fused_split << 12};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -132,6 +151,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (canonical(c).unbounded) s += "_ub";
   if (c.out_of_place) s += "_oop";
   if (c.atomic_add) s += "_at";
+  if (c.fused_split) s += "_fs";
   return s;
 }
 

@@ -76,6 +76,12 @@ struct KernelConfig {
   // result does not depend on timing) and alone runs the epilogue. More warps per block tile
   // without slicing K across blocks (no workspace, no reduction launch). 1, 2 or 4.
   int kl = 1;
+  // Split-K finished in the GEMM (kernel_abi.hpp tile_counts): each slice writes its part of the
+  // workspace and counts itself in; the last slice of a tile sums the tile's parts in slice order
+  // and finishes C. No reduction launch. Like fill, a variant the launcher asks for (a kernel of
+  // its own: its tail costs registers, up to half the occupancy of big tiles), for SIMT and mma
+  // kernels without KL or atomics, where the tail is short (fused_split_rounds).
+  bool fused_split = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
@@ -109,6 +115,18 @@ char op_letter(Op op);         // n t c
 
 // Real types have no conjugate: C is folded into T so equal kernels get equal names.
 KernelConfig canonical(KernelConfig c);
+
+// KernelConfig::fused_split's tail: the last slice of a tile sums the kg parts of its thread's
+// elements in rounds of at most kFusedSplitWords loads in flight per thread (a few slices of a
+// group of columns at a time). The rounds one tile's tail takes for kg slices.
+inline constexpr int kFusedSplitWords = 16;
+int fused_split_rounds(const KernelConfig& c, int kg);
+struct FusedSplitShape {
+  int columns = 1;  // accumulator columns per group
+  int groups = 1;   // groups of columns, one after another
+  int slices = 1;   // slices loaded per round
+};
+FusedSplitShape fused_split_shape(const KernelConfig& c);
 
 // Bytes of shared memory in which KL groups 1..kl-1 leave their accumulators: (kl - 1) block
 // tiles in compute precision (0 for kl = 1).

@@ -118,9 +118,12 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.kl != 1 && c.kl != 2 && c.kl != 4) return "kl must be 1, 2 or 4";
   if (c.family == Family::Wgmma) {
     if (c.kl != 1) return "wgmma kernels take kl 1";
+    if (c.fused_split) return "fused split-K is for SIMT and mma kernels without KL or atomics";
     return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
   }
   if (c.u % c.kl != 0) return "K-step does not split into kl groups";
+  if (c.fused_split && (c.kl != 1 || c.atomic_add))
+    return "fused split-K is for SIMT and mma kernels without KL or atomics";
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
   if (c.ms % c.vec != 0 || c.ns % c.vec != 0) return "vector width does not divide the thread tile";
   if (c.vec * compute_bytes(c.data) > 16) return "vector wider than 16 bytes";

@@ -72,7 +72,7 @@ class Emitter {
          " p_beta_re, .param ." + t_.ct + " p_beta_im,\n";
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
-    s += "  .param .s32 p_fill, .param .s32 p_fill_diag, .param .s64 p_d_offset";
+    s += "  .param .s32 p_fill, .param .s32 p_fill_diag, .param .s64 p_d_offset, .param .u64 p_tile_counts";
     if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
     s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
@@ -496,8 +496,16 @@ class Emitter {
   void skip_when_no_product() {
     const std::string az = is_zero(alpha_, "p_alpha_zero");
     ins("setp.le.or.s32 " + r("pred", "p_skip") + ", %keff, 0, " + az);
-    ins("@%p_skip mov." + t_.ct + " " + alpha_.re + ", " + t_.zero);
-    if (t_.cplx) ins("@%p_skip mov." + t_.ct + " " + alpha_.im + ", " + t_.zero);
+    // A block with no product finishes C as beta C (alpha = inf must not make 0 * inf). Not in a
+    // fused split-K slice: the last slice of its tile applies alpha to the other slices' sums too
+    // (as the reduction kernel does).
+    std::string zero_alpha = "%p_skip";
+    if (c_.fused_split) {
+      zero_alpha = r("pred", "p_zero_alpha");
+      ins("and.pred " + zero_alpha + ", %p_skip, !%p_split");
+    }
+    ins("@" + zero_alpha + " mov." + t_.ct + " " + alpha_.re + ", " + t_.zero);
+    if (t_.cplx) ins("@" + zero_alpha + " mov." + t_.ct + " " + alpha_.im + ", " + t_.zero);
     for (int i = 0; i < acc_rows(); ++i)
       for (int j = 0; j < acc_cols(); ++j) {
         const Value a = acc(i, j);
@@ -1158,6 +1166,7 @@ class Emitter {
     if (c_.kl > 1) ins("@%p_kgrp_rest ret");  // group 0 holds the block tile's sums
     if (c_.atomic_add) return atomic_epilogue();
     ins("@%p_split bra L_partial");
+    if (c_.fused_split) w_.label("L_finish");  // the last slice of a tile, its sum in acc
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
     if (wgmma_)
@@ -1337,7 +1346,114 @@ class Emitter {
           ins("@" + p + " st.global." + t_.ct + " " + addr + ", " + a.re);
       }
     }
+    if (c_.fused_split) return last_slice_sums(mn);
     ins("ret");
+  }
+
+  // Fused split-K (kernel_abi.hpp tile_counts): after its part of ws, each slice adds 1 to its
+  // tile's count; the one that brings it to kg sums the tile's kg parts in slice order (rounds of
+  // fused_split_shape: a group of columns, a few slices' loads in flight), resets the count and
+  // finishes C at L_finish. The block's stores are released by thread 0's acq_rel atomic after a
+  // barrier, which also acquires the other slices' stores for the loads after the next barrier
+  // (a fence in every thread first cost each block its stores' round trip: perf notes §90).
+  // `mn` holds m (s64).
+  void last_slice_sums(const std::string& mn) {
+    const std::string counts = r("u64", "tc");
+    ins("ld.param.u64 " + counts + ", [p_tile_counts]");
+    ins("setp.eq.u64 " + r("pred", "p_unfused") + ", " + counts + ", 0");
+    ins("@%p_unfused ret");
+    ins("cvta.to.global.u64 " + counts + ", " + counts);
+    const std::string tile = r("u32", "tc_tile"), t64 = r("u64", "tc_off");
+    ins("mov.u32 " + tile + ", %nctaid.x");
+    ins("mad.lo.u32 " + tile + ", %by, " + tile + ", %bx");
+    ins("mul.wide.u32 " + t64 + ", " + tile + ", 4");
+    ins("add.s64 " + counts + ", " + counts + ", " + t64);
+    const std::string flag = r("u32", "tc_flag"), seen = r("u32", "tc_seen"), t0 = r("pred", "p_t0");
+    ins(std::string("mov.u32 ") + flag + ", " + (async_copy(c_) ? "smem_dyn" : "smem_a"));
+    ins("bar.sync 0");  // also: every thread is past the main loop's reads of the shared stages
+    ins("setp.eq.u32 " + t0 + ", %thr, 0");
+    ins("@" + t0 + " atom.acq_rel.gpu.global.add.u32 " + seen + ", [" + counts + "], 1");
+    ins("@" + t0 + " st.shared.u32 [" + flag + "], " + seen);
+    ins("bar.sync 0");
+    ins("ld.shared.u32 " + seen + ", [" + flag + "]");
+    const std::string last = r("u32", "tc_last");
+    ins("mov.u32 " + last + ", %nctaid.z");
+    ins("sub.u32 " + last + ", " + last + ", 1");
+    ins("setp.ne.u32 " + r("pred", "p_not_last") + ", " + seen + ", " + last);
+    ins("@%p_not_last ret");
+    ins("@" + t0 + " st.global.u32 [" + counts + "], 0");
+    // Slice 0's column pointers, and the bytes from one slice to the next (m * n elements).
+    const std::string slice = r("s64", "tc_slice"), base = r("u64", "tc_base"), t = r("s64", "tc_t");
+    ins("cvt.s64.s32 " + t + ", %n");
+    ins("mul.lo.s64 " + slice + ", " + mn + ", " + t);
+    ins("mul.lo.s64 " + slice + ", " + slice + ", " + num(t_.cb));
+    ins("cvt.s64.s32 " + t + ", %colbase");
+    ins("mul.lo.s64 " + t + ", " + t + ", " + mn);
+    ins("cvt.s64.s32 " + r("s64", "tc_r") + ", %rowbase");
+    ins("add.s64 " + t + ", " + t + ", %tc_r");
+    ins("mul.lo.s64 " + t + ", " + t + ", " + num(t_.cb));
+    ins("add.s64 " + base + ", %ws, " + t);
+    const FusedSplitShape f = fused_split_shape(c_);
+    for (int i = 0; i < acc_rows(); ++i)
+      for (int j = 0; j < acc_cols(); ++j) {
+        const Value a = acc(i, j);
+        ins("mov." + t_.ct + " " + a.re + ", " + t_.zero);
+        if (t_.cplx) ins("mov." + t_.ct + " " + a.im + ", " + t_.zero);
+      }
+    const std::string z = r("s32", "tc_z"), kg = r("s32", "tc_kg");
+    ins("mov.u32 " + kg + ", %nctaid.z");
+    auto part = [&](int q, int i, int jj) {
+      const std::string k = num(q) + "_" + num(i) + "_" + num(jj);
+      return Value{ct("tc_v" + k + "_r"), t_.cplx ? ct("tc_v" + k + "_i") : ""};
+    };
+    // Group by group of columns, rounds of f.slices slices: %tc_ptr at the round's first slice,
+    // each load's address from it (one pointer, not one per column: kept, they made ptxas spill).
+    const std::string colstride = r("s64", "tc_colstride"), ptr = r("u64", "tc_ptr"), addr = r("u64", "tc_addr");
+    ins("mul.lo.s64 " + colstride + ", " + mn + ", " + num(t_.cb));
+    for (int g = 0; g < f.groups; ++g) {
+      const std::string loop = "L_sum_slices" + num(g);
+      ins("mov.s32 " + z + ", 0");
+      ins("mov.u64 " + ptr + ", " + base);
+      w_.label(loop);
+      for (int q = 0; q < f.slices; ++q) {
+        const std::string has = r("pred", "p_slice" + num(q));
+        ins("add.s32 %tc_zq, " + z + ", " + num(q));
+        ins("setp.lt.s32 " + has + ", " + r("s32", "tc_zq") + ", " + kg);
+        for (int jj = 0; jj < f.columns; ++jj) {
+          // Only elements inside C (rows %ri<i> below m, this column below n) are loaded: ws
+          // holds no others. (Row predicates recomputed: kept, they made ptxas spill.)
+          const int j = g * f.columns + jj;
+          ins("add.s32 %cj, %colbase, " + num(col_off(j)));
+          ins("setp.lt.and.s32 %pn, %cj, %n, " + has);
+          ins("mad.lo.s64 " + addr + ", " + colstride + ", " + num(col_off(j)) + ", " + ptr);
+          for (int i = 0; i < acc_rows(); ++i) {
+            const std::string p = r("pred", "p_load");
+            ins("setp.lt.and.s32 " + p + ", %ri" + num(i) + ", %m, %pn");
+            const Value v = part(q, i, jj);
+            ins("mov." + t_.ct + " " + v.re + ", " + t_.zero);  // elements outside C add 0
+            if (t_.cplx) ins("mov." + t_.ct + " " + v.im + ", " + t_.zero);
+            const std::string at = "[" + addr + "+" + num(static_cast<long long>(row_off(i)) * t_.cb) + "]";
+            if (t_.cplx)
+              ins("@" + p + " ld.global.cg.v2." + t_.ct + " {" + v.re + ", " + v.im + "}, " + at);
+            else
+              ins("@" + p + " ld.global.cg." + t_.ct + " " + v.re + ", " + at);
+          }
+        }
+        ins("add.s64 " + ptr + ", " + ptr + ", " + slice);
+      }
+      for (int q = 0; q < f.slices; ++q) {  // in slice order
+        for (int jj = 0; jj < f.columns; ++jj)
+          for (int i = 0; i < acc_rows(); ++i) {
+            const Value a = acc(i, g * f.columns + jj), v = part(q, i, jj);
+            ins("@%p_slice" + num(q) + " add.rn." + t_.ct + " " + a.re + ", " + a.re + ", " + v.re);
+            if (t_.cplx) ins("@%p_slice" + num(q) + " add.rn." + t_.ct + " " + a.im + ", " + a.im + ", " + v.im);
+          }
+      }
+      ins("add.s32 " + z + ", " + z + ", " + num(f.slices));
+      ins("setp.lt.s32 " + r("pred", "p_more_slices") + ", " + z + ", " + kg);
+      ins("@%p_more_slices bra " + loop);
+    }
+    ins("bra L_finish");
   }
 
   void read_c(const Value& v, const std::string& pred, const std::string& addr) {

@@ -135,6 +135,22 @@ std::vector<Variant> all_families() {
         if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
       }
   }
+  // Fused split-K (the last slice of a tile finishes C) on every catalogued SIMT and mma tile,
+  // one layout each, with three cp.async stages where the type has them.
+  for (const auto& tv : types) {
+    if (tv.f16_scalars) continue;
+    int i = 0;
+    for (const Tile& t : tile_catalog(tv.data)) {
+      KernelConfig c = with_tile(KernelConfig{}, t);
+      c.data = tv.data;
+      c.fused_split = true;
+      c.op_a = i % 2 ? Op::N : Op::T;
+      c.op_b = i++ % 3 ? Op::T : Op::N;
+      if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+      c.stages = 3;
+      if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+    }
+  }
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
   // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
@@ -338,6 +354,16 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   wg.band = 0;
   wg.kl = 2;
   EXPECT_NE(why_illegal(wg).find("kl"), std::string::npos);
+  // Fused split-K: not for wgmma, KL or atomic kernels.
+  wg.kl = 1;
+  wg.fused_split = true;
+  EXPECT_NE(why_illegal(wg).find("fused"), std::string::npos);
+  kl_mma.fused_split = true;
+  EXPECT_NE(why_illegal(kl_mma).find("fused"), std::string::npos);
+  kl_mma.kl = 1;
+  EXPECT_EQ(why_illegal(kl_mma), "");
+  kl_mma.atomic_add = true;
+  EXPECT_NE(why_illegal(kl_mma).find("fused"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

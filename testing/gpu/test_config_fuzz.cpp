@@ -53,7 +53,7 @@ bool stages_suffix_matches(const std::string& name, int stages) {
 }
 
 // Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3", or "..._s3_vc" / "_vca" / "_vcb"
-// where the launcher chose vector copies) is the forced spec's tile: family,
+// where the launcher chose vector copies, "_fs" where it fused the split) is the forced spec's tile: family,
 // block and warp/thread tile, store_pad and stages; no split when kg = 1 (a kg > 1 may still run
 // unsplit when K is too shallow for it).
 bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
@@ -63,6 +63,11 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
                   &stages, &kl) != 11)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
+  // Split-K finished in the GEMM (the launcher's variant): "..._s3_vc_fs kg=2".
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_fs") == 0) {
+    if (kernel.find(" kg=") == std::string::npos) return false;
+    name.resize(name.size() - 3);
+  }
   for (const char* vc : {"_vc", "_vca", "_vcb"}) {  // vector copies, of both operands or one
     const std::string suffix = vc;
     if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -106,15 +106,21 @@ class Case:
         # separate D (same ld), C is only read.
         # at: its atomic split-K variant (KernelConfig::atomic_add): the slices add alpha times
         # their sums into C, which the launcher has scaled by beta (here: the host does it).
+        # counts=False: a fused kernel given no tile counts (as during graph capture): slices only, then
+        # the reduction kernel.
         # kl: K split over kl groups of the block's threads (KernelConfig::kl), summed in shared memory.
+        # fused: split-K whose last slice of each tile sums the slices and finishes C (tile counts,
+        # kernel_abi.hpp), no reduction kernel.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
-                       ("_oop" if oop else "") + ("_at" if at else "") + ("_sm80" if sm80 else ""))
+                       ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
+                       ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
-                     (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":sm80" if sm80 else ""))
-        self.reduce = reduce_name(t, f16) if kchunk and not at else None
+                     (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":fs" if fused else "") +
+                     (":sm80" if sm80 else ""))
+        self.reduce = reduce_name(t, f16) if kchunk and not at and not (fused and counts) else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
     def kernels(self):
@@ -211,6 +217,11 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
         kw.setdefault("pads", (rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)))
         kw.setdefault("seed", len(cases))
         cases.append(Case("%s/%s" % (t, name), t, opa, opb, tile, m, n, k, **kw))
+        # A split-K case runs both ways: slices and the reduction kernel, and fused (the kernel's
+        # last slice of a tile finishes it: KernelConfig::fused_split, not with KL).
+        if kw.get("kchunk") and not kw.get("at") and not kw.get("fused") and kw.get("kl", 1) == 1:
+            kw = dict(kw, fused=True, seed=len(cases))
+            cases.append(Case("%s/%s fused" % (t, name), t, opa, opb, tile, m, n, k, **kw))
 
     for t in "sdczhb":
         small = min(cat[t], key=lambda x: x[0] * x[1])
@@ -248,6 +259,8 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 alpha=0j, dev_alpha=True, f16=f16)
             add("nt split-K device alpha, m*n > 256" + sfx, t, "n", "t", small, 23, 17, u + 1, kchunk=u,
                 kg=2, dev_alpha=True, f16=f16)
+            add("tn split-K fused kernel without counts" + sfx, t, "t", "n", small, ml + 4, nl + 1, 3 * u + 2,
+                kchunk=u, kg=4, fused=True, counts=False, f16=f16)
         # The reduction's groups (8 warps) with four slices in flight, then the last 1-3 at once
         # (37 slices: tails of 1 and 0; 59: tails of 0 and 3).
         add("tn split-K 37 slices, m*n > 32", t, "t", "n", small, 7, 6, 37 * u - 3, kchunk=u, kg=37)
@@ -440,6 +453,15 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
 # Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("mma_d_nt_32x32x16_16x16_s2_fs", "@%v_p_t0 st.global.u32 [%v_tc], 0;", "", False,
+     "fused split-K: the tile count not reset for the next launch"),
+    ("mma_d_nt_32x32x16_16x16_s2_fs", "sub.u32 %v_tc_last, %v_tc_last, 1;", "sub.u32 %v_tc_last, %v_tc_last, 2;",
+     False, "fused split-K: the next-to-last slice finishes the tile"),
+    ("mma_d_nt_32x32x16_16x16_s2_fs", "add.s64 %v_tc_ptr, %v_tc_ptr, %v_tc_slice;", "", True,
+     "fused split-K: the tail sums the first slice kg times"),
+    ("mma_d_nt_32x32x16_16x16_s2_fs", "and.pred %v_p_zero_alpha, %v_p_skip, !%v_p_split;",
+     "mov.pred %v_p_zero_alpha, %v_p_skip;", False,
+     "fused split-K: a slice with no K finishing its tile with alpha = 0"),
     ("mma_d_nn_32x32x16_16x16_kl2", "add.rn.f64 %v_acc_0_0_r, %v_acc_0_0_r, %v_kl_part;", "", False,
      "KL: group 1's sum of one accumulator not added"),
     ("mma_d_nn_32x32x16_16x16_kl2", "mad.lo.u32 %v_ra, %v_kgrp, 2304, %v_ra;", "", False,
@@ -668,6 +690,7 @@ def _run_case(c, ptx_dir):
 
     fill_args = [c.fill, c.fill_diag]  # band kernels read fill_diag as their column offset
     fill_args += [D.addr - C.addr]     # d_offset, read by out-of-place kernels only
+    no_counts = [0]                    # tile_counts: 0 (not fused)
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile) * c.kl
     grid = (-(-m // ml), -(-n // nl), c.kg)
@@ -679,12 +702,23 @@ def _run_case(c, ptx_dir):
                 ti.put(mem, C.at(i, j), 0 if beta_zero else ti.cround(beta * C.val[i, j]))
         C.allow(mem, mem.W | mem.R, None)
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, c.kchunk or k] +
-                      fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+                      fill_args + no_counts, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+    elif c.fused and c.counts:
+        ws_bytes = c.kg * m * n * ti.cb
+        ws = mem.alloc(ws_bytes, fill=b"\xff")
+        tiles = grid[0] * grid[1]
+        counts = mem.alloc(4 * tiles, fill=b"\0")
+        open_output()
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
+                      fill_args + [counts], mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+        left = mem.unpack("<%dI" % tiles, counts)
+        if any(left):
+            return simcheck.wrong(["tile counts not back to 0 after the launch: %s" % (left,)])
     elif c.kchunk:
         ws_bytes = c.kg * m * n * ti.cb
         ws = mem.alloc(ws_bytes, fill=b"\xff")
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [ws, c.kchunk] +
-                      fill_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+                      fill_args + no_counts, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
         mem.set_perm(ws, ws_bytes, mem.R)
         open_output()
         groups = reduce_groups(m * n, c.kg)
@@ -693,8 +727,8 @@ def _run_case(c, ptx_dir):
                       (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
         open_output()
-        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args, mem,
-                      grid, (threads, 1, 1), racecheck=c.racecheck)
+        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args +
+                      no_counts, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
 
     # Reference and comparison.
     bad = []
@@ -746,6 +780,9 @@ def describe(c):
         s += " atomic split-K"
     if c.kl > 1:
         s += " kl=%d" % c.kl
+    if c.fused:
+        s += " fused" if c.counts else " fused kernel, no counts"
+
     if c.racecheck:
         s += " racecheck"
     return s

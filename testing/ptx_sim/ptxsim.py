@@ -1198,9 +1198,13 @@ class Kernel:
     def _i_atom(self, mods, ops, ins):
         # atom.global.add.u32 d, [a], b: d = the old value (the last-block counter of the LU column
         # kernel). One thread at a time here, so the load, add and store are the atomic update.
+        # (.acq_rel.gpu: blocks run one after another and threads one at a time, so memory is
+        # always ordered.)
         self._nops(ops, 3)
+        if mods[:2] == ["acq_rel", "gpu"]:
+            mods = mods[2:]
         if mods != ["global", "add", "u32"]:
-            raise PtxError("only atom.global.add.u32 is supported")
+            raise PtxError("only atom[.acq_rel.gpu].global.add.u32 is supported")
         t = _TYPES["u32"]
         addr = self._address(ops[1], "global")
         fmt = re.sub(r"\W", "_", self._fmt(t, 1))
