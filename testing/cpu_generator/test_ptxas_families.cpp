@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <map>
 #include <sstream>
@@ -117,40 +118,30 @@ std::vector<Variant> all_families() {
         if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
       }
   }
-  // KL (K split over 2 or 4 groups of threads or warps) on every catalogued tile where legal, one
-  // layout per tile, with three cp.async stages where the type has them (the sums then reuse the
-  // dynamic stages; otherwise a static array of their own).
-  for (const auto& tv : types) {
-    if (tv.f16_scalars) continue;
-    int i = 0;
-    for (const Tile& t : tile_catalog(tv.data))
-      for (int kl : {2, 4}) {
-        KernelConfig c = with_tile(KernelConfig{}, t);
-        c.data = tv.data;
-        c.kl = kl;
-        c.op_a = i % 2 ? Op::T : Op::N;
-        c.op_b = i++ % 3 ? Op::N : Op::T;
-        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
-        c.stages = 3;
-        if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
-      }
-  }
-  // Fused split-K (the last slice of a tile finishes C) on every catalogued SIMT and mma tile,
-  // one layout each, with three cp.async stages where the type has them.
-  for (const auto& tv : types) {
-    if (tv.f16_scalars) continue;
-    int i = 0;
-    for (const Tile& t : tile_catalog(tv.data)) {
-      KernelConfig c = with_tile(KernelConfig{}, t);
-      c.data = tv.data;
-      c.fused_split = true;
-      c.op_a = i % 2 ? Op::N : Op::T;
-      c.op_b = i++ % 3 ? Op::T : Op::N;
-      if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
-      c.stages = 3;
-      if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+  // Variants of every catalogued tile where legal, one layout per variant and tile (alternating;
+  // `flip` swaps N and T), as catalogued and with three cp.async stages where the type has them.
+  const auto catalogue_variants = [&](const std::vector<std::function<void(KernelConfig&)>>& variants, bool flip) {
+    for (const auto& tv : types) {
+      if (tv.f16_scalars) continue;
+      int i = 0;
+      for (const Tile& t : tile_catalog(tv.data))
+        for (const auto& variant : variants) {
+          KernelConfig c = with_tile(KernelConfig{}, t);
+          c.data = tv.data;
+          variant(c);
+          c.op_a = (i % 2 != 0) != flip ? Op::T : Op::N;
+          c.op_b = (i++ % 3 != 0) != flip ? Op::N : Op::T;
+          if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+          c.stages = 3;
+          if (why_illegal(c, Limits{}).empty()) out.push_back({c, 90, true});
+        }
     }
-  }
+  };
+  // KL (K split over 2 or 4 groups of threads or warps): the sums reuse the cp.async stages'
+  // dynamic memory, or a static array of their own.
+  catalogue_variants({[](KernelConfig& c) { c.kl = 2; }, [](KernelConfig& c) { c.kl = 4; }}, false);
+  // Fused split-K (the last slice of a tile finishes C).
+  catalogue_variants({[](KernelConfig& c) { c.fused_split = true; }}, true);
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
   // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
