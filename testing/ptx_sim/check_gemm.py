@@ -266,6 +266,11 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
         add("tn split-K 37 slices, m*n > 32", t, "t", "n", small, 7, 6, 37 * u - 3, kchunk=u, kg=37)
         add("nt split-K 59 slices", t, "n", "t", small, 5, 3, 59 * u - 1, kchunk=u, kg=59)
         add("nt race check", t, "n", "t", small, ml + 2, nl - 1, 2 * u + 1, racecheck=True)
+        # Split-K with the race check (run fused too): the fused tail's flag word in the stage
+        # memory and its barriers. (Blocks run one after another here, so the order in which the
+        # slices arrive and the atomic's memory order are tested only on the GPU.)
+        add("tn split-K race check", t, "t", "n", small, ml + 3, nl - 2, 3 * u + 1, kchunk=u, kg=4,
+            racecheck=True)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
         big = max(ml, nl) * 2 + 5
@@ -374,6 +379,10 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             if tile[8] > 2:  # cp.async stages: K long enough that each stage is refilled twice
                 add("%s %s deep K race check" % (o, name), t, o[0], o[1], tile, 7, 6,
                     (2 * tile[8] + 1) * tile[2] + 3, racecheck=True)
+                # ...and split (also fused: its tail's flag word lies in the stages, which the K
+                # loop leaves without a barrier).
+                add("%s %s split-K race check" % (o, name), t, o[0], o[1], tile, 9, 7, 2 * tile[2] + 1,
+                    kchunk=tile[2], kg=3, racecheck=True)
                 # ...and their triangular variant: blocks outside the fill return before any copy.
                 tri = 2 * max(tile[0], tile[1]) + 5
                 add("%s %s fill lower split-K" % (o, name), t, o[0], o[1], tile, tri, tri, 2 * tile[2] + 3,
@@ -459,6 +468,8 @@ MUTATIONS = [
      False, "fused split-K: the next-to-last slice finishes the tile"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "add.s64 %v_tc_ptr, %v_tc_ptr, %v_tc_slice;", "", True,
      "fused split-K: the tail sums the first slice kg times"),
+    ("simt_s_tn_64x64x8_4x4_v4_s3_fs", "  mov.u32 %v_tc_flag, smem_dyn;\n  bar.sync 0;", "  mov.u32 %v_tc_flag, smem_dyn;",
+     False, "fused split-K: the flag word written over a stage other warps may still read (no barrier)"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "and.pred %v_p_zero_alpha, %v_p_skip, !%v_p_split;",
      "mov.pred %v_p_zero_alpha, %v_p_skip;", False,
      "fused split-K: a slice with no K finishing its tile with alpha = 0"),
