@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # On the lent GPU machine, with build/bin carried: times forced configurations of a few shapes
 # through ptxblas-bench --oracle-specs (each candidate by 5-call bursts, as the oracle's search)
-# and prints, per shape and tile, the best kg and every kg's TFLOP/s beside cuBLAS and the
-# dispatcher's plan from the same process.
-#   KGS="1 2 3 4 6 8" scripts/oracle_sweep.sh SWEEP_FILE OUTDIR
+# and prints, per shape and tile (and KL), the best kg and every kg's TFLOP/s beside cuBLAS and
+# the dispatcher's plan from the same process.
+#   KGS="1 2 3 4 6 8" KLS="1 2 4" scripts/oracle_sweep.sh SWEEP_FILE OUTDIR
 # SWEEP_FILE: "shape: T A B M N K NAME" lines (suite format), each followed by the
-# "tile: family ml nl u ms ns vec pad stages" lines to force on it (docs/measurements/*.sweep).
+# "tile: family ml nl u ms ns vec pad stages" lines to force on it (docs/measurements/*.sweep);
+# every tile runs with every kg of KGS and kl of KLS (default 1; KernelConfig::kl, perf notes §89).
+# SUMMARY_ONLY=1 prints the tables of an OUTDIR's log.csv without running anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sweep=$1 out=$2
 kgs=${KGS:-"1 2 3 4 6 8"}
+kls=${KLS:-1}
 mkdir -p "$out"
-: >"$out/log.csv"
+[ "${SUMMARY_ONLY:-0}" = 1 ] || : >"$out/log.csv"
 run() {  # suite line, then specs
   local line=$1 specs=$2
   local name
@@ -21,12 +24,14 @@ run() {  # suite line, then specs
     --csv "$out/$name.csv" --oracle-specs "${specs%;}" --seed 1 >"$out/$name.txt" 2>&1 || echo "failed: $line"
 }
 line="" specs=""
-while IFS= read -r l; do
+while [ "${SUMMARY_ONLY:-0}" != 1 ] && IFS= read -r l; do
   case "$l" in
     shape:*) [ -n "$line" ] && run "$line" "$specs"; line=${l#shape: } specs="" ;;
     tile:*)
       read -r fam ml nl u ms ns vec pad stages <<<"${l#tile: }"
-      for kg in $kgs; do specs+="$fam $ml $nl $u $ms $ns $vec $kg $pad $stages;"; done ;;
+      for kl in $kls; do
+        for kg in $kgs; do specs+="$fam $ml $nl $u $ms $ns $vec $kg $pad $stages $kl;"; done
+      done ;;
   esac
 done <"$sweep"
 [ -n "$line" ] && run "$line" "$specs"
@@ -41,7 +46,8 @@ for f in glob.glob(out + "/*.csv"):
 rows = collections.OrderedDict()
 for r in csv.reader(open(out + "/log.csv")):
     f = r[7].split()
-    rows.setdefault((r[0], r[6]), collections.OrderedDict()).setdefault(" ".join(f[:7]) + " s" + f[9], []).append((int(f[7]), float(r[10])))
+    tile = " ".join(f[:7]) + " s" + f[9] + (" kl" + f[10] if len(f) > 10 and f[10] != "1" else "")
+    rows.setdefault((r[0], r[6]), collections.OrderedDict()).setdefault(tile, []).append((int(f[7]), float(r[10])))
 for (t, name), tiles in rows.items():
     p, c, cfg = base.get((t, name), (0, 0, "?"))
     print(f"== {t} {name}: cublas {c:.1f} dispatcher {p:.1f} ({cfg})")
