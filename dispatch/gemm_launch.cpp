@@ -80,10 +80,11 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   const auto& cfg = plan.config;
   const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml),
                  grid_y = static_cast<unsigned>((call.n + cfg.nl - 1) / cfg.nl);
-  std::uint64_t counts =
-      cfg.fused_split
-          ? tile_counts(d, ctx, static_cast<CUstream>(call.stream), static_cast<std::int64_t>(grid_x) * grid_y)
-          : 0;
+  // Held until the GEMM is queued (TileCounts::hold).
+  const TileCounts tc = cfg.fused_split ? tile_counts(d, ctx, static_cast<CUstream>(call.stream),
+                                                      static_cast<std::int64_t>(grid_x) * grid_y)
+                                        : TileCounts{};
+  std::uint64_t counts = tc.ptr;
   CUfunction reduce = counts ? nullptr : cached_reduce_kernel(ctx, call.data, cfg.scalar_f16, dev.sm, out.detail);
   if (!counts && !reduce) return out;
   CUtensorMap maps[2];
