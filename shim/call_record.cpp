@@ -38,13 +38,6 @@ void record_quick_forward(const char* what) noexcept {
   t_quick = what;
 }
 
-void record_served(const CallShape& s, const std::string& kernel) {
-  g_served.fetch_add(1, std::memory_order_relaxed);
-  t_quick = nullptr;
-  t_last = kernel;
-  if (log_enabled()) emit(s, "kernel " + kernel);
-}
-
 void record_served(const CallShape& s, const std::string& kernel, int kg) {
   g_served.fetch_add(1, std::memory_order_relaxed);
   t_quick = nullptr;
