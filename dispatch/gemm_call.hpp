@@ -116,6 +116,7 @@ Plan plan_from_tile(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op o
 struct ForcedTile {
   gen::Tile tile;
   int kg = 1;
+  std::optional<int> raster;  // KernelConfig::raster; none: the launcher's rule (raster_for)
 };
 void force_tile(const std::optional<ForcedTile>& t);
 

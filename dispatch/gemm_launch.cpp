@@ -210,6 +210,20 @@ bool fused_split_fits(const Plan& plan) {
          gen::fused_split_rounds(c, plan.kg) <= kMaxFusedRounds;
 }
 
+// Block rasterization (KernelConfig::raster, perf notes §91): a grid of several waves whose
+// wave would span every row tile of a few column tiles walks groups of kRasterGroup row tiles
+// instead, so that the blocks in flight share squarer panels of A and B in L2.
+constexpr int kRasterGroup = 8;
+constexpr int kRasterMinWaves = 2;
+int raster_for(const GemmCall& call, const Plan& plan, const DeviceInfo& dev) {
+  const gen::KernelConfig& c = plan.config;
+  if (c.band) return 0;
+  const std::int64_t gx = (call.m + c.ml - 1) / c.ml, gy = (call.n + c.nl - 1) / c.nl;
+  return gx >= 2 * kRasterGroup && gy >= 2 && gx * gy >= kRasterMinWaves * std::int64_t{dev.multiprocessors}
+             ? kRasterGroup
+             : 0;
+}
+
 Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, const GemmKernel& kernel) {
   Outcome out;
   Scalars s = scalars_of(call);
@@ -297,9 +311,10 @@ VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
 }
 
 // launch_plan, with the call's vector-copy decision already made where `vectors` holds one
-// (run_gemm makes it when it picks the f32 vector-stage form, §42: not looked up twice per call).
+// (run_gemm makes it when it picks the f32 vector-stage form, §42: not looked up twice per call),
+// and the block order where `raster` holds one (a forced tile's).
 Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan,
-                       std::optional<VectorCopies> vectors) {
+                       std::optional<VectorCopies> vectors, std::optional<int> raster) {
   Outcome out;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
     plan.kg = 1;
@@ -317,6 +332,11 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   const VectorCopies v = vectors ? *vectors : vectors_for_call(call, plan);
   plan.config.vec_copy_a = v.a;
   plan.config.vec_copy_b = v.b;
+  plan.config.raster = raster ? *raster : raster_for(call, plan, dev);
+  if (const char* why = gen::illegal_reason(plan.config); raster && why) {
+    out.detail = std::string("forced raster: ") + why;
+    return out;
+  }
   if (atomic_split_fits(call, plan)) {
     Plan atomic = plan;
     atomic.config.atomic_add = true;
@@ -332,7 +352,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
 }  // namespace
 
 Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan) {
-  return launch_decided(d, ctx, dev, call, std::move(plan), std::nullopt);
+  return launch_decided(d, ctx, dev, call, std::move(plan), std::nullopt, std::nullopt);
 }
 
 namespace {
@@ -505,7 +525,8 @@ Outcome run_gemm(const GemmCall& call) {
       plan = known->plan;
     }
   }
-  return launch_decided(d, ctx, dev, call, std::move(plan), vectors);
+  return launch_decided(d, ctx, dev, call, std::move(plan), vectors,
+                        t_forced ? t_forced->raster : std::nullopt);
 }
 
 Outcome run_gemm_with_plan(const GemmCall& call, const Plan& plan) {

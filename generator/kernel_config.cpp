@@ -109,8 +109,19 @@ std::size_t ConfigKeyHash::operator()(const ConfigKey& k) const {
   return std::hash<std::uint64_t>{}(k.tile) * 0x100000001b3ULL ^ std::hash<std::uint64_t>{}(k.kind);
 }
 
+namespace {
+// raster 0, 2, 4 ... kMaxRaster as 0 to 6 (3 bits); -1 for anything else (no key).
+int raster_bits(int raster) {
+  for (int b = 0, g = 0; g <= kMaxRaster; ++b, g = g ? g * 2 : 2)
+    if (raster == g) return b;
+  return -1;
+}
+}  // namespace
+
 std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const KernelConfig c = canonical(config);
+  const int raster = raster_bits(c.raster);
+  if (raster < 0) return std::nullopt;
   const int tile[] = {c.ml, c.nl, c.u, c.ms};
   const int kind[] = {c.ns,
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
@@ -118,7 +129,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
-                          c.atomic_add << 3 | (c.kl & 0xff) << 4 | c.fused_split << 12};
+                          c.atomic_add << 3 | (c.kl & 0xff) << 4 | c.fused_split << 12 | raster << 13};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -152,6 +163,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.out_of_place) s += "_oop";
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";
+  if (c.raster) s += "_r" + std::to_string(c.raster);
   return s;
 }
 

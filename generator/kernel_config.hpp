@@ -79,9 +79,15 @@ struct KernelConfig {
   // Split-K finished in the GEMM (kernel_abi.hpp tile_counts): each slice writes its part of the
   // workspace and counts itself in; the last slice of a tile sums the tile's parts in slice order
   // and finishes C. No reduction launch. Like fill, a variant the launcher asks for (a kernel of
-  // its own: its tail costs registers, up to half the occupancy of big tiles), for SIMT and mma
-  // kernels without KL or atomics, where the tail is short (fused_split_rounds).
+  // its own: its tail costs 0-6 registers, perf notes §90), for SIMT and mma kernels without KL or
+  // atomics, where the tail is short (fused_split_rounds).
   bool fused_split = false;
+  // Block rasterization for L2 reuse: 0 = tiles in launch order (row tiles fastest, so one wave
+  // spans every row tile of a few column tiles); G (a power of two, 2 to kMaxRaster) = the launch
+  // order walks groups of G row tiles, every column tile of a group before the next group, so a
+  // wave's blocks share fewer, squarer panels of A and B. Not with band (its own order). Like
+  // fill, a variant the launcher asks for (dispatch's raster_for).
+  int raster = 0;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
@@ -93,6 +99,7 @@ struct KernelConfig {
 
 // SIMT / mma with 3 or more stages: the tiles go global -> shared through cp.async.
 constexpr int kMaxAsyncStages = 6;
+constexpr int kMaxRaster = 64;
 inline bool async_copy(const KernelConfig& c) { return c.family != Family::Wgmma && c.stages > 2; }
 
 bool is_complex(DataType t);

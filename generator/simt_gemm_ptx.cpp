@@ -309,6 +309,7 @@ class Emitter {
     ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
     ins("mov.u32 " + r("u32", "by") + ", %ctaid.y");
     if (c_.band) order_band_blocks();
+    if (c_.raster) order_raster_blocks();
     ins("mul.lo.s32 " + r("s32", "m0") + ", %bx, " + num(c_.ml));
     ins("mul.lo.s32 " + r("s32", "n0") + ", %by, " + num(c_.nl));
     if (wgmma_) return emit_wgmma_thread_indices(w_, c_);
@@ -456,6 +457,29 @@ class Emitter {
       ins("sub.u32 %bx, " + gx + ", %bx");
       ins("sub.u32 %bx, %bx, 1");
     }
+  }
+
+  // KernelConfig::raster: launch position %block_lin = by * gx + bx walks groups of G row tiles
+  // (the last group may be narrower), every column tile of a group before the next group; within
+  // a group, row tiles fastest. A bijection onto the grid, so every tile is still one block.
+  void order_raster_blocks() {
+    const std::string gx = r("u32", "grid_x"), gy = r("u32", "grid_y"), lin = r("u32", "block_lin");
+    const std::string per = r("u32", "rs_per_group"), grp = r("u32", "rs_group"), first = r("u32", "rs_first");
+    const std::string width = r("u32", "rs_width"), local = r("u32", "rs_local");
+    const std::string g = num(c_.raster);
+    ins("mov.u32 " + gx + ", %nctaid.x");
+    ins("mov.u32 " + gy + ", %nctaid.y");
+    ins("mad.lo.u32 " + lin + ", %by, " + gx + ", %bx");
+    ins("mul.lo.u32 " + per + ", " + gy + ", " + g);
+    ins("div.u32 " + grp + ", " + lin + ", " + per);
+    ins("mul.lo.u32 " + first + ", " + grp + ", " + g);
+    ins("sub.u32 " + width + ", " + gx + ", " + first);
+    ins("min.u32 " + width + ", " + width + ", " + g);
+    ins("mul.lo.u32 " + local + ", " + grp + ", " + per);
+    ins("sub.u32 " + local + ", " + lin + ", " + local);
+    ins("rem.u32 %bx, " + local + ", " + width);
+    ins("add.u32 %bx, %bx, " + first);
+    ins("div.u32 %by, " + local + ", " + width);
   }
 
   // A triangular operand (kernel_abi.hpp kBand*): the block's K range [%kstart, %kstart + %keff)

@@ -103,6 +103,9 @@ std::vector<Variant> all_families() {
           c.op_a = a;
           c.op_b = b;
           out.push_back({with_tile(c, t), 90});
+          if (a != b) continue;
+          c.raster = 8;  // dispatch rasterizes wgmma grids too (not in the occupancy table)
+          out.push_back({with_tile(c, t), 90, true});
         }
   }
   // cp.async stages (3 and 4) of every catalogued tile of the 4-byte and wider types, two layouts.
@@ -142,6 +145,8 @@ std::vector<Variant> all_families() {
   catalogue_variants({[](KernelConfig& c) { c.kl = 2; }, [](KernelConfig& c) { c.kl = 4; }}, false);
   // Fused split-K (the last slice of a tile finishes C).
   catalogue_variants({[](KernelConfig& c) { c.fused_split = true; }}, true);
+  // Block rasterization (its index arithmetic before the tile's first row and column).
+  catalogue_variants({[](KernelConfig& c) { c.raster = 8; }}, false);
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
   // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
@@ -355,6 +360,19 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   EXPECT_EQ(why_illegal(kl_mma), "");
   kl_mma.atomic_add = true;
   EXPECT_NE(why_illegal(kl_mma).find("fused"), std::string::npos);
+  // Raster: 0 or a power of two from 2 to 64, not with a triangular operand.
+  kl_mma.atomic_add = kl_mma.fused_split = false;
+  for (int raster : {2, 8, 64}) {
+    kl_mma.raster = raster;
+    EXPECT_EQ(why_illegal(kl_mma), "") << raster;
+  }
+  for (int raster : {-1, 1, 3, 12, 128}) {
+    kl_mma.raster = raster;
+    EXPECT_NE(why_illegal(kl_mma).find("raster"), std::string::npos) << raster;
+  }
+  kl_mma.raster = 4;
+  kl_mma.band = ptxblas::gen::kBandALower;
+  EXPECT_NE(why_illegal(kl_mma).find("raster"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

@@ -22,9 +22,9 @@ int pick(std::mt19937_64& rng, const int (&values)[N]) {
   return values[rng() % N];
 }
 
-// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES KL" from the generator's value ranges (stages 3
-// and 4: the cp.async pipeline); many draws are illegal for the type (the library says so by
-// forwarding).
+// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES KL RASTER" from the generator's value ranges
+// (stages 3 and 4: the cp.async pipeline; raster -1: the launcher's rule); many draws are illegal
+// for the type (the library says so by forwarding).
 std::string random_spec(std::mt19937_64& rng, bool mma) {
   // The tuning space's ranges (the bundled model picks from all of it: 256-wide blocks, 16 and 32
   // thread tiles); ~17% of draws are legal.
@@ -39,9 +39,10 @@ std::string random_spec(std::mt19937_64& rng, bool mma) {
   else
     s += std::to_string(pick(rng, kThread)) + " " + std::to_string(pick(rng, kThread)) + " " +
          std::to_string(pick(rng, kVec)) + " ";
-  static constexpr int kKl[] = {1, 1, 2, 4};  // KernelConfig::kl
+  static constexpr int kKl[] = {1, 1, 2, 4};           // KernelConfig::kl
+  static constexpr int kRaster[] = {-1, -1, 0, 2, 4, 8};  // KernelConfig::raster (problems span 1-10 row tiles)
   s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages) +
-       " " + std::to_string(pick(rng, kKl));
+       " " + std::to_string(pick(rng, kKl)) + " " + std::to_string(pick(rng, kRaster));
   return s;
 }
 
@@ -53,16 +54,23 @@ bool stages_suffix_matches(const std::string& name, int stages) {
 }
 
 // Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3", or "..._s3_vc" / "_vca" / "_vcb"
-// where the launcher chose vector copies, "_fs" where it fused the split) is the forced spec's tile: family,
-// block and warp/thread tile, store_pad and stages; no split when kg = 1 (a kg > 1 may still run
-// unsplit when K is too shallow for it).
+// where the launcher chose vector copies, "_fs" where it fused the split, "_r<G>" for a raster) is
+// the forced spec's tile: family, block and warp/thread tile, store_pad, stages and raster (none
+// for -1: these problems are far smaller than the launcher's rule); no split when kg = 1 (a kg > 1
+// may still run unsplit when K is too shallow for it).
 bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
   char family[8] = {};
-  int ml, nl, u, ms, ns, vec, kg, pad, stages, kl;
-  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg, &pad,
-                  &stages, &kl) != 11)
+  int ml, nl, u, ms, ns, vec, kg, pad, stages, kl, raster;
+  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg, &pad,
+                  &stages, &kl, &raster) != 12)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
+  if (raster > 0) {  // the last suffix
+    const std::string suffix = "_r" + std::to_string(raster);
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return false;
+    name.resize(name.size() - suffix.size());
+  }
   // Split-K finished in the GEMM (the launcher's variant): "..._s3_vc_fs kg=2".
   if (name.size() > 3 && name.compare(name.size() - 3, 3, "_fs") == 0) {
     if (kernel.find(" kg=") == std::string::npos) return false;

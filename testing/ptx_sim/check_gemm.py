@@ -92,7 +92,8 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True):
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True,
+                 raster=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -111,15 +112,16 @@ class Case:
         # kl: K split over kl groups of the block's threads (KernelConfig::kl), summed in shared memory.
         # fused: split-K whose last slice of each tile sums the slices and finishes C (tile counts,
         # kernel_abi.hpp), no reduction kernel.
+        # raster: blocks walk groups of that many row tiles (KernelConfig::raster), not launch order.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
                        ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
-                       ("_sm80" if sm80 else ""))
+                       ("_r%d" % raster if raster else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
                      (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":fs" if fused else "") +
-                     (":sm80" if sm80 else ""))
+                     (":r%d" % raster if raster else "") + (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk and not at and not (fused and counts) else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
@@ -271,6 +273,14 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
         # slices arrive and the atomic's memory order are tested only on the GPU.)
         add("tn split-K race check", t, "t", "n", small, ml + 3, nl - 2, 3 * u + 1, kchunk=u, kg=4,
             racecheck=True)
+        # Block rasterization: groups of 2 row tiles over 5 x 4 tiles (the last group one row tile
+        # wide), of 4 over 3 x 2 (one group narrower than 4); split (also fused) and triangular.
+        add("nt raster 2, 5x4 tiles", t, "n", "t", small, 4 * ml + 3, 3 * nl + 1, 2 * u + 1, raster=2)
+        add("tn raster 4, 3x2 tiles", t, "t", "n", small, 2 * ml + 1, nl + 2, u + 3, raster=4)
+        add("nn raster 2 split-K race check", t, "n", "n", small, 2 * ml + 5, 2 * nl + 3, 3 * u + 1, kchunk=u,
+            kg=4, raster=2, racecheck=True)
+        add("tt raster 2 fill lower", t, "t", "t", small, 3 * ml + 2, 3 * ml + 2, u + 2,
+            fill=FILL_LOWER | (FILL_HERMITIAN if TYPES[t].cplx else 0), raster=2)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
         big = max(ml, nl) * 2 + 5
@@ -473,6 +483,10 @@ MUTATIONS = [
     ("mma_d_nt_32x32x16_16x16_s2_fs", "and.pred %v_p_zero_alpha, %v_p_skip, !%v_p_split;",
      "mov.pred %v_p_zero_alpha, %v_p_skip;", False,
      "fused split-K: a slice with no K finishing its tile with alpha = 0"),
+    ("simt_s_nt_32x32x8_2x2_v2_s2_r2", "min.u32 %v_rs_width, %v_rs_width, 2;", "", False,
+     "raster: the last, narrower group of row tiles taken as whole"),
+    ("mma_d_tn_32x32x16_16x16_s2_r4", "div.u32 %v_by, %v_rs_local, %v_rs_width;",
+     "div.u32 %v_by, %v_rs_local, 4;", False, "raster: column tile from the group's full width, not its own"),
     ("mma_d_nn_32x32x16_16x16_kl2", "add.rn.f64 %v_acc_0_0_r, %v_acc_0_0_r, %v_kl_part;", "", False,
      "KL: group 1's sum of one accumulator not added"),
     ("mma_d_nn_32x32x16_16x16_kl2", "mad.lo.u32 %v_ra, %v_kgrp, 2304, %v_ra;", "", False,

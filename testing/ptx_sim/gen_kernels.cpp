@@ -22,6 +22,7 @@
 //            | doubling:<t>:<half>:<l|u>               the 2 x half inverses from the half-wide ones
 //       <t> one of h b s d c z (helpers and inverse: s d c z); ops n t c. Writes
 //       OUTDIR/<kernel name>.ptx and prints "<SPEC> <kernel name> <file>" per spec. Exits 1 on a malformed or illegal spec.
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -162,6 +163,8 @@ GeneratedKernel generate(const std::string& spec) {
       c.fused_split = true;
     else if (f[i] == "kl2" || f[i] == "kl4")
       c.kl = f[i][2] - '0';
+    else if (f[i].size() >= 2 && f[i][0] == 'r' && std::isdigit(static_cast<unsigned char>(f[i][1])))
+      c.raster = std::stoi(f[i].substr(1));
     else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
       const std::string which = f[i].substr(5);
       c.band = which == "al" ? kBandALower : which == "au" ? kBandAUpper : which == "bl" ? kBandBLower
