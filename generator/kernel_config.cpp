@@ -121,7 +121,7 @@ int raster_bits(int raster) {
 std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const KernelConfig c = canonical(config);
   const int raster = raster_bits(c.raster);
-  if (raster < 0) return std::nullopt;
+  if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf) return std::nullopt;
   const int tile[] = {c.ml, c.nl, c.u, c.ms};
   const int kind[] = {c.ns,
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
@@ -129,7 +129,8 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
-                          c.atomic_add << 3 | (c.kl & 0xff) << 4 | c.fused_split << 12 | raster << 13};
+                          c.atomic_add << 3 | (c.kl & 0xf) << 4 | (c.ks & 0xf) << 8 | c.fused_split << 12 |
+                          raster << 13};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -155,6 +156,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.store_pad) s += "_p";
   if (c.stages > 1) s += "_s" + std::to_string(c.stages);
   if (c.kl > 1) s += "_kl" + std::to_string(c.kl);
+  if (c.ks > 1) s += "_ks" + std::to_string(c.ks);
   if (c.fill) s += "_tri";
   static const char* const kBandSuffix[] = {"", "_band_al", "_band_au", "_band_bl", "_band_bu"};  // kBand*
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];

@@ -76,6 +76,12 @@ struct KernelConfig {
   // result does not depend on timing) and alone runs the epilogue. More warps per block tile
   // without slicing K across blocks (no workspace, no reduction launch). 1, 2 or 4.
   int kl = 1;
+  // ISAAC's KS: each thread keeps ks sets of accumulators and sends the K-step's successive rows
+  // (SIMT) or mma K-slices round robin to them, so that consecutive products of one accumulator
+  // do not wait on each other; after the main loop set 0 adds sets 1..ks-1 in set order (the
+  // result does not depend on timing). More independent chains per thread for small thread or
+  // warp tiles, at ks - 1 more accumulator tiles of registers. 1, 2 or 4; SIMT and mma.
+  int ks = 1;
   // Split-K finished in the GEMM (kernel_abi.hpp tile_counts): each slice writes its part of the
   // workspace and counts itself in; the last slice of a tile sums the tile's parts in slice order
   // and finishes C. No reduction launch. Like fill, a variant the launcher asks for (a kernel of

@@ -77,7 +77,7 @@ Resources predict_resources(const KernelConfig& c, int sm) {
     // Refitted (2026-11-23) to ptxas 13.0 for sm_90 over 400 random points of the mma grid, all
     // layouts: every point within register_margin. ptxas hoists the fragment loads of later
     // K-slices of a step (`extra`), and f64/c64 registers come in aligned pairs (the constants).
-    const int acc = c.ms * c.ns / 32 * w;
+    const int acc = c.ms * c.ns / 32 * w * c.ks;
     const int frag = mma_fragment_words(c);
     const int extra = frag * (c.u / c.kl / mma_k(c.data) - 1);  // per KL group's K-steps
     const int two_stages = c.stages > 1 ? 2 : 0;
@@ -97,7 +97,9 @@ Resources predict_resources(const KernelConfig& c, int sm) {
     }
     return r;
   }
-  const int acc = c.ms * c.ns * w;
+  // KS: ks accumulator tiles, and ptxas keeps about half a tile more per extra set in flight
+  // (the sets' products are independent; fitted to ptxas 13.0, ks 2 and 4, f32 and c32).
+  const int acc = c.ms * c.ns * w * (3 * c.ks - 1) / 2;
   // Complex products also keep B's negated imaginary parts.
   const int frag = (c.ms + c.ns) * w + (is_complex(c.data) ? c.ns * w / 2 : 0);
   r.regs_predicted = acc + frag + prefetch + 2 * slots + 16 + (c.stages > 1 ? 4 : 0);
@@ -116,15 +118,17 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.atomic_add && (c.fill || c.band || c.out_of_place))
     return "atomic split-K is for plain GEMM kernels (no fill, band or out-of-place variant)";
   if (c.kl != 1 && c.kl != 2 && c.kl != 4) return "kl must be 1, 2 or 4";
+  if (c.ks != 1 && c.ks != 2 && c.ks != 4) return "ks must be 1, 2 or 4";
   if (c.raster != 0 && (c.raster < 2 || c.raster > kMaxRaster || (c.raster & (c.raster - 1)) != 0))
     return "raster must be 0 or a power of two from 2 to 64";
   if (c.raster && c.band) return "banded kernels keep their own block order (no raster)";
   if (c.family == Family::Wgmma) {
-    if (c.kl != 1) return "wgmma kernels take kl 1";
+    if (c.kl != 1 || c.ks != 1) return "wgmma kernels take kl 1 and ks 1";
     if (c.fused_split) return "fused split-K is for SIMT and mma kernels without KL or atomics";
     return c.band ? "wgmma kernels have no triangular-operand variant" : illegal_wgmma(c, lim);
   }
   if (c.u % c.kl != 0) return "K-step does not split into kl groups";
+  if (c.family == Family::Simt && (c.u / c.kl) % c.ks != 0) return "K-step rows do not split into ks sets";
   if (c.fused_split && (c.kl != 1 || c.atomic_add))
     return "fused split-K is for SIMT and mma kernels without KL or atomics";
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return "vector width must be 1, 2 or 4";
@@ -141,6 +145,7 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
     if (c.ms % 16 != 0 || c.ns % 8 != 0)
       return "warp tile is not a whole number of mma tiles";
     if (c.u % (mma_k(c.data) * c.kl) != 0) return "K-step is not a whole number of mma steps per kl group";
+    if ((c.u / c.kl / mma_k(c.data)) % c.ks != 0) return "mma steps of a K-step do not split into ks sets";
   }
   const int threads = c.threads();
   if (threads % 32 != 0) return "threads per block not a multiple of 32";

@@ -52,6 +52,7 @@ class Emitter {
       setup_operand(Operand::A);
       setup_operand(Operand::B);
       main_loop();
+      if (c_.ks > 1) sum_k_sets();
       if (c_.kl > 1) sum_k_groups();
     }
     epilogue();
@@ -530,19 +531,33 @@ class Emitter {
     }
     ins("@" + zero_alpha + " mov." + t_.ct + " " + alpha_.re + ", " + t_.zero);
     if (t_.cplx) ins("@" + zero_alpha + " mov." + t_.ct + " " + alpha_.im + ", " + t_.zero);
-    for (int i = 0; i < acc_rows(); ++i)
-      for (int j = 0; j < acc_cols(); ++j) {
-        const Value a = acc(i, j);
-        ins("mov." + t_.ct + " " + a.re + ", " + t_.zero);
-        if (t_.cplx) ins("mov." + t_.ct + " " + a.im + ", " + t_.zero);
-      }
+    for (int set = 0; set < c_.ks; ++set)
+      for (int i = 0; i < acc_rows(); ++i)
+        for (int j = 0; j < acc_cols(); ++j) {
+          const Value a = acc_in(set, i, j);
+          ins("mov." + t_.ct + " " + a.re + ", " + t_.zero);
+          if (t_.cplx) ins("mov." + t_.ct + " " + a.im + ", " + t_.zero);
+        }
   }
 
-  Value acc(int i, int j) {
-    const std::string base = "acc_" + num(i) + "_" + num(j);
+  // Accumulator (i, j) of KS set `set` (KernelConfig::ks); set 0 is the one the epilogue reads.
+  Value acc_in(int set, int i, int j) {
+    const std::string base = (set ? "acs" + num(set) + "_" : "acc_") + num(i) + "_" + num(j);
     Value v{ct(base + "_r"), ""};
     if (t_.cplx) v.im = ct(base + "_i");
     return v;
+  }
+  Value acc(int i, int j) { return acc_in(0, i, j); }
+
+  // KS: set 0 adds sets 1..ks-1, in set order.
+  void sum_k_sets() {
+    for (int set = 1; set < c_.ks; ++set)
+      for (int i = 0; i < acc_rows(); ++i)
+        for (int j = 0; j < acc_cols(); ++j) {
+          const Value a = acc(i, j), b = acc_in(set, i, j);
+          ins("add.rn." + t_.ct + " " + a.re + ", " + a.re + ", " + b.re);
+          if (t_.cplx) ins("add.rn." + t_.ct + " " + a.im + ", " + a.im + ", " + b.im);
+        }
   }
 
   // reg = the shared address of the operand's stages: static arrays, or for cp.async stages
@@ -781,7 +796,7 @@ class Emitter {
           ins("neg." + t_.ct + " " + ct("fb" + num(j) + "_ni") + ", %fb" + num(j) + "_i");
       for (int i = 0; i < c_.ms; ++i)
         for (int j = 0; j < c_.ns; ++j) {
-          const Value a = frag("a", i), b = frag("b", j), d = acc(i, j);
+          const Value a = frag("a", i), b = frag("b", j), d = acc_in(kk % c_.ks, i, j);
           ins(f + d.re + ", " + a.re + ", " + b.re + ", " + d.re);
           if (t_.cplx) {
             ins(f + d.re + ", " + a.im + ", %fb" + num(j) + "_ni, " + d.re);
@@ -811,13 +826,15 @@ class Emitter {
       ins("ld.shared.f64 " + f.re + ", " + addr(base, p, row, k));
       if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + addr(base, p, row, k, plane));
     };
-    auto d = [&](int i, int j, bool im) { return im ? acc(i, j).im : acc(i, j).re; };
+    int set = 0;  // KS: the K-slice's accumulator set
+    auto d = [&](int i, int j, bool im) { return im ? acc_in(set, i, j).im : acc_in(set, i, j).re; };
     // The four accumulators of fragment (fi, fj): rows g | g + 8, columns 2q + 0 | 1.
     auto acc4 = [&](int fi, int fj, bool im) {
       return "{" + d(2 * fi, 2 * fj, im) + ", " + d(2 * fi, 2 * fj + 1, im) + ", " + d(2 * fi + 1, 2 * fj, im) +
              ", " + d(2 * fi + 1, 2 * fj + 1, im) + "}";
     };
     for (int kk = 0; kk < c_.u / c_.kl; kk += mma_k(t_.data)) {  // KL: %ra / %rb at the group's K
+      set = kk / mma_k(t_.data) % c_.ks;
       if (half) {
         // m16n8k16: A registers (row g | g + 8, k pair q | q + 4), B registers (k pair q | q + 4).
         for (int fi = 0; fi < fm; ++fi)

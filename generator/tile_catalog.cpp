@@ -119,6 +119,7 @@ KernelConfig with_tile(KernelConfig c, const Tile& t) {
   c.store_pad = t.store_pad;
   c.stages = t.stages;
   c.kl = t.kl;
+  c.ks = t.ks;
   return c;
 }
 

@@ -15,6 +15,7 @@ struct Tile {
   int stages = 1;
   int min_k = 0;  // the heuristic offers this tile only where K is at least this deep
   int kl = 1;     // KernelConfig::kl
+  int ks = 1;     // KernelConfig::ks
 };
 
 const std::vector<Tile>& tile_catalog(DataType t);

@@ -3,18 +3,20 @@
 # through ptxblas-bench --oracle-specs (each candidate by 5-call bursts, as the oracle's search)
 # and prints, per shape and tile (and KL), the best kg and every kg's TFLOP/s beside cuBLAS and
 # the dispatcher's plan from the same process.
-#   KGS="1 2 3 4 6 8" KLS="1 2 4" RASTERS="0 8" scripts/oracle_sweep.sh SWEEP_FILE OUTDIR
+#   KGS="1 2 3 4 6 8" KLS="1 2 4" KSS="1 2" RASTERS="0 8" scripts/oracle_sweep.sh SWEEP_FILE OUTDIR
 # SWEEP_FILE: "shape: T A B M N K NAME" lines (suite format), each followed by the
 # "tile: family ml nl u ms ns vec pad stages" lines to force on it (docs/measurements/*.sweep);
-# every tile runs with every kg of KGS, kl of KLS (default 1; KernelConfig::kl, perf notes §89)
-# and raster of RASTERS (KernelConfig::raster, §91; unset: the dispatcher's rule).
+# every tile runs with every kg of KGS, kl of KLS (default 1; KernelConfig::kl, perf notes §89),
+# ks of KSS (default 1; KernelConfig::ks, §92) and raster of RASTERS (KernelConfig::raster, §91;
+# unset: the dispatcher's rule).
 # SUMMARY_ONLY=1 prints the tables of an OUTDIR's log.csv without running anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sweep=$1 out=$2
 kgs=${KGS:-"1 2 3 4 6 8"}
 kls=${KLS:-1}
-rasters=${RASTERS:-rule}
+rasters=${RASTERS:--1}
+kss=${KSS:-1}
 mkdir -p "$out"
 [ "${SUMMARY_ONLY:-0}" = 1 ] || : >"$out/log.csv"
 run() {  # suite line, then specs
@@ -32,10 +34,9 @@ while [ "${SUMMARY_ONLY:-0}" != 1 ] && IFS= read -r l; do
     tile:*)
       read -r fam ml nl u ms ns vec pad stages <<<"${l#tile: }"
       for raster in $rasters; do
-        for kl in $kls; do
-          for kg in $kgs; do
-            specs+="$fam $ml $nl $u $ms $ns $vec $kg $pad $stages $kl"
-            [ "$raster" = rule ] && specs+=";" || specs+=" $raster;"
+        for ks in $kss; do
+          for kl in $kls; do
+            for kg in $kgs; do specs+="$fam $ml $nl $u $ms $ns $vec $kg $pad $stages $kl $raster $ks;"; done
           done
         done
       done ;;
@@ -54,7 +55,8 @@ rows = collections.OrderedDict()
 for r in csv.reader(open(out + "/log.csv")):
     f = r[7].split()
     tile = (" ".join(f[:7]) + " s" + f[9] + (" kl" + f[10] if len(f) > 10 and f[10] != "1" else "") +
-            (" r" + f[11] if len(f) > 11 else ""))
+            (" r" + f[11] if len(f) > 11 and f[11] != "-1" else "") +
+            (" ks" + f[12] if len(f) > 12 and f[12] != "1" else ""))
     rows.setdefault((r[0], r[6]), collections.OrderedDict()).setdefault(tile, []).append((int(f[7]), float(r[10])))
 for (t, name), tiles in rows.items():
     p, c, cfg = base.get((t, name), (0, 0, "?"))

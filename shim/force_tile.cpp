@@ -15,16 +15,18 @@ PTXBLAS_EXPORT int ptxblas_force_tile(const char* spec) {
   }
   char family[8] = {};
   ForcedTile t{};
-  // "family ml nl u ms ns vec [kg [store_pad [stages [kl [raster]]]]]" (raster -1 or absent: the
-  // launcher's rule)
-  int kg = 1, store_pad = 0, stages = 1, kl = 1, raster = -1;
-  const int got = std::sscanf(spec, "%7s %d %d %d %d %d %d %d %d %d %d %d", family, &t.tile.ml, &t.tile.nl,
-                              &t.tile.u, &t.tile.ms, &t.tile.ns, &t.tile.vec, &kg, &store_pad, &stages, &kl, &raster);
+  // "family ml nl u ms ns vec [kg [store_pad [stages [kl [raster [ks]]]]]]" (raster -1 or absent:
+  // the launcher's rule)
+  int kg = 1, store_pad = 0, stages = 1, kl = 1, raster = -1, ks = 1;
+  const int got = std::sscanf(spec, "%7s %d %d %d %d %d %d %d %d %d %d %d %d", family, &t.tile.ml, &t.tile.nl,
+                              &t.tile.u, &t.tile.ms, &t.tile.ns, &t.tile.vec, &kg, &store_pad, &stages, &kl, &raster,
+                              &ks);
   if (got < 7 || kg < 1 || (store_pad != 0 && store_pad != 1) || raster < -1) return -1;
   if (raster >= 0) t.raster = raster;
   t.tile.store_pad = store_pad == 1;
   t.tile.stages = stages;
   t.tile.kl = kl;
+  t.tile.ks = ks;
   if (!std::strcmp(family, "mma"))
     t.tile.family = ptxblas::gen::Family::Mma;
   else if (!std::strcmp(family, "wgmma"))

@@ -38,7 +38,8 @@ int ptxblas_describe_gemm(const char* type, char transa, char transb, int64_t m,
  * K slices, store_pad (0 or 1, mma only), shared stages (1 to 6; wgmma 2 to 8), kl (1, 2 or 4:
  * the K-step split over that many groups of the block's threads or warps) and raster (0: blocks
  * in launch order; 2 to 64, a power of two: groups of that many row tiles; -1: the dispatcher's
- * rule, as when absent). A call for
+ * rule, as when absent) and ks (1, 2 or 4: accumulator sets per thread, taking the K-step's rows
+ * or mma steps in turn). A call for
  * which the tile is illegal (wgmma: also one whose A or B is not 16-byte aligned with leading
  * dimensions a multiple of 8, or a device other than sm_90) is forwarded to the real cuBLAS. NULL or "" restores the dispatcher.
  * Returns 0, or -1 for a malformed spec. Never touches the GPU. */

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   app.add_option("--oracle-log", o.run.oracle_log, "append every oracle candidate's time to this CSV");
   app.add_option("--oracle-specs", o.run.oracle_specs,
                  "the oracle's candidates instead of its own list, as ptxblas_force_tile specs "
-                 "(\"family ml nl u ms ns vec kg store_pad stages [kl [raster]]\"; for sweeps, e.g. of kg)")
+                 "(\"family ml nl u ms ns vec kg store_pad stages [kl [raster [ks]]]\"; for sweeps, e.g. of kg)")
       ->delimiter(';');
   app.add_flag("--beta-one", o.run.beta_one,
                "timed calls with beta = 1 (C read and added to, as LAPACK's updates); the check keeps beta = 0");

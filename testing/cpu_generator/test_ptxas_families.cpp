@@ -145,6 +145,8 @@ std::vector<Variant> all_families() {
   catalogue_variants({[](KernelConfig& c) { c.kl = 2; }, [](KernelConfig& c) { c.kl = 4; }}, false);
   // Fused split-K (the last slice of a tile finishes C).
   catalogue_variants({[](KernelConfig& c) { c.fused_split = true; }}, true);
+  // KS (accumulator sets per thread: more registers, as predicted).
+  catalogue_variants({[](KernelConfig& c) { c.ks = 2; }, [](KernelConfig& c) { c.ks = 4; }}, true);
   // Block rasterization (its index arithmetic before the tile's first row and column).
   catalogue_variants({[](KernelConfig& c) { c.raster = 8; }}, false);
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
@@ -373,6 +375,24 @@ TEST(PtxasFamilies, IllegalConfigurationsAreRefused) {
   kl_mma.raster = 4;
   kl_mma.band = ptxblas::gen::kBandALower;
   EXPECT_NE(why_illegal(kl_mma).find("raster"), std::string::npos);
+  // KS: 1, 2 or 4 sets, each taking a whole number of the K-step's rows (SIMT) or mma steps; not
+  // for wgmma. kl_mma: u = 16, kl = 1, two m16n8k8 steps.
+  kl_mma.raster = 0;
+  kl_mma.band = 0;
+  kl_mma.ks = 2;
+  EXPECT_EQ(why_illegal(kl_mma), "");
+  kl_mma.ks = 4;
+  EXPECT_NE(why_illegal(kl_mma).find("ks"), std::string::npos);
+  kl_mma.ks = 3;
+  EXPECT_NE(why_illegal(kl_mma).find("ks"), std::string::npos);
+  wg.fused_split = false;
+  wg.ks = 2;
+  EXPECT_NE(why_illegal(wg).find("ks"), std::string::npos);
+  KernelConfig simt;  // 64x64x8 4x4: 8 rows a K-step
+  simt.ks = 4;
+  EXPECT_EQ(why_illegal(simt), "");
+  simt.kl = 4;
+  EXPECT_NE(why_illegal(simt).find("ks"), std::string::npos);
 }
 
 TEST(PtxasFamilies, SplitKReductionsAssemble) {

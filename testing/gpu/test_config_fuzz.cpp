@@ -22,7 +22,7 @@ int pick(std::mt19937_64& rng, const int (&values)[N]) {
   return values[rng() % N];
 }
 
-// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES KL RASTER" from the generator's value ranges
+// "simt|mma ML NL U MS NS VEC KG STORE_PAD STAGES KL RASTER KS" from the generator's value ranges
 // (stages 3 and 4: the cp.async pipeline; raster -1: the launcher's rule); many draws are illegal
 // for the type (the library says so by forwarding).
 std::string random_spec(std::mt19937_64& rng, bool mma) {
@@ -41,8 +41,10 @@ std::string random_spec(std::mt19937_64& rng, bool mma) {
          std::to_string(pick(rng, kVec)) + " ";
   static constexpr int kKl[] = {1, 1, 2, 4};           // KernelConfig::kl
   static constexpr int kRaster[] = {-1, -1, 0, 2, 4, 8};  // KernelConfig::raster (problems span 1-10 row tiles)
+  static constexpr int kKs[] = {1, 1, 2, 4};               // KernelConfig::ks
   s += std::to_string(kg) + " " + std::to_string(mma ? static_cast<int>(rng() % 2) : 0) + " " + std::to_string(stages) +
-       " " + std::to_string(pick(rng, kKl)) + " " + std::to_string(pick(rng, kRaster));
+       " " + std::to_string(pick(rng, kKl)) + " " + std::to_string(pick(rng, kRaster)) + " " +
+       std::to_string(pick(rng, kKs));
   return s;
 }
 
@@ -60,9 +62,9 @@ bool stages_suffix_matches(const std::string& name, int stages) {
 // may still run unsplit when K is too shallow for it).
 bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
   char family[8] = {};
-  int ml, nl, u, ms, ns, vec, kg, pad, stages, kl, raster;
-  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg, &pad,
-                  &stages, &kl, &raster) != 12)
+  int ml, nl, u, ms, ns, vec, kg, pad, stages, kl, raster, ks;
+  if (std::sscanf(spec.c_str(), "%7s %d %d %d %d %d %d %d %d %d %d %d %d", family, &ml, &nl, &u, &ms, &ns, &vec, &kg,
+                  &pad, &stages, &kl, &raster, &ks) != 13)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
   if (raster > 0) {  // the last suffix
@@ -87,6 +89,14 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
     if (kl == 1 || name.compare(at, kl_suffix.size(), kl_suffix) != 0) return false;
     name.erase(at, kl_suffix.size());
   } else if (kl != 1) {
+    return false;
+  }
+  // KS's follows KL's ("..._s3_kl2_ks2_vc").
+  const std::string ks_suffix = "_ks" + std::to_string(ks);
+  if (const std::size_t at = name.find("_ks"); at != std::string::npos) {
+    if (ks == 1 || name.compare(at, ks_suffix.size(), ks_suffix) != 0) return false;
+    name.erase(at, ks_suffix.size());
+  } else if (ks != 1) {
     return false;
   }
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +

@@ -93,7 +93,7 @@ class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
                  fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True,
-                 raster=0):
+                 raster=0, ks=1):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -113,15 +113,17 @@ class Case:
         # fused: split-K whose last slice of each tile sums the slices and finishes C (tile counts,
         # kernel_abi.hpp), no reduction kernel.
         # raster: blocks walk groups of that many row tiles (KernelConfig::raster), not launch order.
+        # ks: accumulator sets per thread (KernelConfig::ks), summed after the main loop.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
-        self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") + ("_tri" if fill else "") +
+        self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") +
+                       ("_ks%d" % ks if ks > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
                        ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
                        ("_r%d" % raster if raster else "") + ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
-                     (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":fs" if fused else "") +
-                     (":r%d" % raster if raster else "") + (":sm80" if sm80 else ""))
+                     (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":ks%d" % ks if ks > 1 else "") +
+                     (":fs" if fused else "") + (":r%d" % raster if raster else "") + (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk and not at and not (fused and counts) else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
@@ -197,6 +199,18 @@ KL_TILES = {
     "z": [((32, 32, 16, 16, 16, 1, M), 2), ((32, 16, 16, 32, 8, 1, M, False, 3), 2)],
     "h": [((32, 32, 32, 16, 16, 1, M, False, 2), 2), ((64, 64, 16, 4, 4, 4), 2)],
     "b": [((32, 32, 16, 2, 2, 2), 2)],
+}
+
+# Tiles run with KS (KernelConfig::ks) accumulator sets: (tile, ks, kl), the K-step's rows (SIMT)
+# or mma steps per kl group a multiple of ks.
+KS_TILES = {
+    "s": [((32, 32, 8, 2, 2, 2), 2, 1), ((32, 32, 8, 4, 4, 4), 4, 1), ((64, 64, 8, 4, 4, 4, S, False, 3), 2, 2)],
+    "d": [((32, 32, 16, 16, 16, 1, M), 2, 1), ((64, 16, 32, 16, 16, 1, M, False, 4), 4, 1),
+          ((32, 32, 32, 16, 16, 1, M, False, 3), 2, 2)],
+    "c": [((32, 32, 16, 2, 2, 2), 2, 1), ((32, 32, 8, 4, 4, 2, S, False, 3), 4, 2)],
+    "z": [((32, 32, 16, 16, 16, 1, M), 2, 1), ((32, 16, 32, 32, 8, 1, M, False, 3), 2, 2)],
+    "h": [((32, 32, 32, 16, 16, 1, M, False, 2), 2, 1), ((64, 64, 16, 4, 4, 4), 4, 1)],
+    "b": [((32, 32, 16, 2, 2, 2), 2, 1)],
 }
 
 
@@ -371,6 +385,23 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             if tile[8] > 2 and t in "sdc":
                 add("nn %s interior block vector copies" % name, t, "n", "n", tile, tml + 5, tnl + 3,
                     (tile[8] + 2) * tu + 3, vc=True, ub=not tile[6], kl=kl)
+        # KS: accumulator sets taking the K-step's rows or mma steps in turn, summed in set order
+        # after the main loop (and before KL's groups, where both).
+        for tile, ks, kl in KS_TILES[t]:
+            tile = tile7(tile)
+            name = "%s ks%d%s" % (tile_label(tile), ks, " kl%d" % kl if kl > 1 else "")
+            tml, tnl, tu = tile[:3]
+            for q in ops[:: max(1, len(ops) // 3)]:
+                add("%s %s ragged" % (q, name), t, q[0], q[1], tile, tml + 5, tnl + 3, 3 * tu + 5, ks=ks, kl=kl)
+            add("nn %s beta=0 NaN C" % name, t, "n", "n", tile, tml + 1, 7, tu + 1, beta=0j, ks=ks, kl=kl)
+            add("tn %s k=1" % name, t, "t", "n", tile, 6, 9, 1, ks=ks, kl=kl)
+            add("nt %s split-K device scalars" % name, t, "n", "t", tile, tml + 3, 6, 3 * tu + 1, kchunk=tu,
+                kg=4, dev_alpha=True, dev_beta=True, ks=ks, kl=kl)
+            add("tn %s deep K race check" % name, t, "t", "n", tile, 7, 6, (2 * tile[8] + 1) * tu + 3,
+                racecheck=True, ks=ks, kl=kl)
+            big2 = max(tml, tnl) * 2 + 5
+            add("nt %s fill lower" % name, t, "n", "t", tile, big2, big2, 2 * tu + 3,
+                fill=FILL_LOWER | (FILL_HERMITIAN if TYPES[t].cplx else 0), ks=ks, kl=kl)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
@@ -487,6 +518,12 @@ MUTATIONS = [
      "raster: the last, narrower group of row tiles taken as whole"),
     ("mma_d_tn_32x32x16_16x16_s2_r4", "div.u32 %v_by, %v_rs_local, %v_rs_width;",
      "div.u32 %v_by, %v_rs_local, 4;", False, "raster: column tile from the group's full width, not its own"),
+    ("mma_d_nn_32x32x16_16x16_ks2", "add.rn.f64 %v_acc_0_0_r, %v_acc_0_0_r, %v_acs1_0_0_r;", "", False,
+     "KS: set 1 of one accumulator not added"),
+    ("simt_s_nn_32x32x8_4x4_v4_ks4", "add.rn.f32 %v_acc_1_2_r, %v_acc_1_2_r, %v_acs3_1_2_r;",
+     "add.rn.f32 %v_acc_1_2_r, %v_acc_1_2_r, %v_acs2_1_2_r;", False, "KS: set 2 of one accumulator added twice, set 3 never"),
+    ("mma_z_nn_32x32x16_16x16_ks2", "mov.f64 %v_acs1_0_0_r, 0d0000000000000000;", "", False,
+     "KS: set 1 of one accumulator not zeroed"),
     ("mma_d_nn_32x32x16_16x16_kl2", "add.rn.f64 %v_acc_0_0_r, %v_acc_0_0_r, %v_kl_part;", "", False,
      "KL: group 1's sum of one accumulator not added"),
     ("mma_d_nn_32x32x16_16x16_kl2", "mad.lo.u32 %v_ra, %v_kgrp, 2304, %v_ra;", "", False,

@@ -163,6 +163,8 @@ GeneratedKernel generate(const std::string& spec) {
       c.fused_split = true;
     else if (f[i] == "kl2" || f[i] == "kl4")
       c.kl = f[i][2] - '0';
+    else if (f[i] == "ks2" || f[i] == "ks4")
+      c.ks = f[i][2] - '0';
     else if (f[i].size() >= 2 && f[i][0] == 'r' && std::isdigit(static_cast<unsigned char>(f[i][1])))
       c.raster = std::stoi(f[i].substr(1));
     else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
