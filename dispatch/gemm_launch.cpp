@@ -212,12 +212,16 @@ bool fused_split_fits(const Plan& plan) {
 
 // Block rasterization (KernelConfig::raster, perf notes §91): a grid of several waves whose
 // wave would span every row tile of a few column tiles walks groups of kRasterGroup row tiles
-// instead, so that the blocks in flight share squarer panels of A and B in L2.
+// instead, so that the blocks in flight share squarer panels of A and B in L2. Measured (A/B,
+// sustained): tall C with a deep K +2-7% for f64, c64 and f16 (mma, wgmma), squares within noise;
+// SIMT (f32, c32) -1-2% on squares, and every type lost up to 4.5% at K = 32 (C's traffic, not
+// A's and B's): hence tensor-core families and K at least kRasterMinK only.
 constexpr int kRasterGroup = 8;
 constexpr int kRasterMinWaves = 2;
+constexpr std::int64_t kRasterMinK = 256;
 int raster_for(const GemmCall& call, const Plan& plan, const DeviceInfo& dev) {
   const gen::KernelConfig& c = plan.config;
-  if (c.band) return 0;
+  if (c.band || c.family == gen::Family::Simt || call.k < kRasterMinK) return 0;
   const std::int64_t gx = (call.m + c.ml - 1) / c.ml, gy = (call.n + c.nl - 1) / c.nl;
   return gx >= 2 * kRasterGroup && gy >= 2 && gx * gy >= kRasterMinWaves * std::int64_t{dev.multiprocessors}
              ? kRasterGroup
