@@ -99,6 +99,11 @@ Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bo
 // Other plans come back as they are.
 Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
+// f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four
+// accumulator sets (KernelConfig::ks) and half the slices; other plans as they are. Applied to
+// the chosen plan, whichever chose it (the model does not know ks, so it weighs the plan before).
+Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k);
+
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).
 Plan plan_from_tuning(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                       std::int64_t n, std::int64_t k, const gen::Tuning& t);

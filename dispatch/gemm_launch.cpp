@@ -479,7 +479,8 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
     plan = with_async_stages(
         plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
   }
-  return plain ? balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors) : plan;
+  if (!plain) return plan;
+  return with_k_sets(balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors), call.m, call.n, call.k);
 }
 
 PlanCache g_plans;

@@ -23,6 +23,7 @@ constexpr int kMaxSlices = 256;
 // wgmma's slices on a deep reduction whose blocks leave SMs idle even in 2048-deep slices (§49).
 constexpr std::int64_t kWgmmaFillSliceK = 512;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
+constexpr std::int64_t kSetsMinSliceK = 256;  // with_k_sets: no slice shallower than this
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -93,37 +94,12 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
   return p;
 }
 
-namespace {
-
-// f64's 32x32 blocks of 16x16 warp tiles hold two accumulator fragments a warp, so a K-step's mma
-// steps wait on each other. Where such a plan splits K in 4 slices or more, half the slices with
-// a 32-deep K-step in four accumulator sets (KernelConfig::ks) ran faster (perf notes §92,
-// sustained A/B: D 2560 x 32 x 2560 TN 12.8 -> 14.5 TFLOP/s, NN 14.3 -> 15.6, 32 x 32 x 60000
-// 5.65 -> 5.97), slices at least kSetsMinSliceK deep.
-constexpr std::int64_t kSetsMinSliceK = 256;
-void split_k(Plan& p, std::int64_t m, std::int64_t n, std::int64_t k, int kg);
-Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
-  const gen::KernelConfig& c = p.config;
-  if (c.data != gen::DataType::F64 || c.family != gen::Family::Mma || c.ml != 32 || c.nl != 32 || c.ms != 16 ||
-      c.ns != 16 || c.u != 16 || c.kl != 1 || c.ks != 1 || p.kg < 4 || k / (p.kg / 2) < kSetsMinSliceK)
-    return p;
-  Plan sets = p;
-  sets.config.u = 32;
-  sets.config.ks = 4;
-  if (!gen::why_illegal(sets.config).empty()) return p;
-  split_k(sets, m, n, k, p.kg / 2);
-  return sets;
-}
-
-}  // namespace
-
 Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n,
                std::int64_t k, int multiprocessors) {
   if (std::optional<Plan> p = plan_narrow(data, scalar_f16, op_a, op_b, m, n, k, multiprocessors)) return *p;
   if (std::optional<Plan> p = plan_skinny(data, scalar_f16, op_a, op_b, m, n, k, multiprocessors)) return *p;
-  return with_k_sets(plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
-                                     kMinSliceK),
-                     m, n, k);
+  return plan_over_tiles(gen::tile_catalog(data), data, scalar_f16, op_a, op_b, m, n, k, multiprocessors,
+                         kMinSliceK);
 }
 
 Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
@@ -311,6 +287,24 @@ Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int 
   const std::int64_t best = cheapest_split(blocks, sms, k, c.u, 2, std::min<std::int64_t>(2 * p.kg, kMaxSlices));
   if (best != p.kg) split_k(p, m, n, k, static_cast<int>(best));
   return p;
+}
+
+// f64's 32x32 blocks of 16x16 warp tiles hold two accumulator fragments a warp, so a K-step's mma
+// steps wait on each other. Where such a plan splits K in 4 slices or more, half the slices with
+// a 32-deep K-step in four accumulator sets (KernelConfig::ks) ran faster (perf notes §92,
+// sustained A/B: D 2560 x 32 x 2560 TN 12.8 -> 14.5 TFLOP/s, NN 14.3 -> 15.6, 32 x 32 x 60000
+// 5.65 -> 5.97), slices at least kSetsMinSliceK deep.
+Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const gen::KernelConfig& c = p.config;
+  if (c.data != gen::DataType::F64 || c.family != gen::Family::Mma || c.ml != 32 || c.nl != 32 || c.ms != 16 ||
+      c.ns != 16 || c.u != 16 || c.kl != 1 || c.ks != 1 || p.kg < 4 || k / (p.kg / 2) < kSetsMinSliceK)
+    return p;
+  Plan sets = p;
+  sets.config.u = 32;
+  sets.config.ks = 4;
+  if (!gen::why_illegal(sets.config).empty()) return p;
+  split_k(sets, m, n, k, p.kg / 2);
+  return sets;
 }
 
 // f64 / c64 with C a little wider than the narrow plans' (skinny_tile's widths) on one side, the

@@ -14,7 +14,8 @@ namespace ptxblas::tuner {
 // The plan as run_gemm runs it for this problem: the f32 vector-stage form (cp.async stages,
 // vector copies, the unbounded variant: dispatch's with_f32_vector_stages) where it differs and
 // one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment
-// test on the tuner's buffers reduces to the leading dimension's), else the plan itself.
+// test on the tuner's buffers reduces to the leading dimension's), else the plan itself; f64's
+// small split plans in their K-set form (dispatch's with_k_sets) first.
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan);
 // The kernel configuration a launch of `plan` runs on the tuner's buffers: the plan's, with the
 // 16-byte vector copies the launcher turns on per operand where the leading dimension allows

@@ -63,6 +63,18 @@ TEST(DispatchMirror, RemeasurePicksTheRowsDispatchLowers) {
   EXPECT_FALSE(tuner::lowered_by_dispatch(d, dispatch::tuning_of(heuristic_plan(d))));
 }
 
+// D deepbench-32's plan (32x32 blocks of 16x16 warp tiles in 6 slices) runs in four K sets and
+// 3 slices (dispatch's with_k_sets), so the tuner times that kernel; D linpack-2048's as planned.
+TEST(DispatchMirror, F64SmallSplitPlansRunInKSets) {
+  const model::Problem deep{DataType::F64, Op::T, Op::N, 2560, 32, 2560}, square{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
+  const dispatch::Plan run = tuner::as_dispatched(deep, heuristic_plan(deep));
+  EXPECT_EQ(run.config.ks, 4);
+  EXPECT_EQ(run.config.u, 32);
+  EXPECT_EQ(run.kg, 3);
+  EXPECT_TRUE(tuner::lowered_by_dispatch(deep, dispatch::tuning_of(heuristic_plan(deep))));
+  EXPECT_EQ(tuner::as_dispatched(square, heuristic_plan(square)).config, heuristic_plan(square).config);
+}
+
 // A configuration measured again in a later file replaces its earlier value, in its first place;
 // rows measured once keep their order (so training on files without repeats is unchanged).
 TEST(LatestRows, ALaterMeasurementReplacesTheEarlierOne) {
