@@ -55,6 +55,17 @@ bool stages_suffix_matches(const std::string& name, int stages) {
   return stages > 1 ? last == "s" + std::to_string(stages) : !has;
 }
 
+// Removes `tag` + count ("_kl2") from the name; true when the name has it exactly when count > 1
+// and with this count.
+bool take_count_suffix(std::string& name, const std::string& tag, int count) {
+  const std::size_t at = name.find(tag);
+  if (at == std::string::npos) return count == 1;
+  const std::string suffix = tag + std::to_string(count);
+  if (count == 1 || name.compare(at, suffix.size(), suffix) != 0) return false;
+  name.erase(at, suffix.size());
+  return true;
+}
+
 // Whether the kernel name ("mma_d_nt_64x64x8_32x32_p_s2 kg=3", or "..._s3_vc" / "_vca" / "_vcb"
 // where the launcher chose vector copies, "_fs" where it fused the split, "_r<G>" for a raster) is
 // the forced spec's tile: family, block and warp/thread tile, store_pad, stages and raster (none
@@ -83,22 +94,8 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
     if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       name.resize(name.size() - suffix.size());
   }
-  // KL's suffix follows the stages' ("..._s3_kl2_vc").
-  const std::string kl_suffix = "_kl" + std::to_string(kl);
-  if (const std::size_t at = name.find("_kl"); at != std::string::npos) {
-    if (kl == 1 || name.compare(at, kl_suffix.size(), kl_suffix) != 0) return false;
-    name.erase(at, kl_suffix.size());
-  } else if (kl != 1) {
-    return false;
-  }
-  // KS's follows KL's ("..._s3_kl2_ks2_vc").
-  const std::string ks_suffix = "_ks" + std::to_string(ks);
-  if (const std::size_t at = name.find("_ks"); at != std::string::npos) {
-    if (ks == 1 || name.compare(at, ks_suffix.size(), ks_suffix) != 0) return false;
-    name.erase(at, ks_suffix.size());
-  } else if (ks != 1) {
-    return false;
-  }
+  // KL's and KS's suffixes follow the stages' ("..._s3_kl2_ks2_vc").
+  if (!take_count_suffix(name, "_kl", kl) || !take_count_suffix(name, "_ks", ks)) return false;
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +
                            std::to_string(ms) + "x" + std::to_string(ns);
   return name.rfind(std::string(family) + "_", 0) == 0 && name.find(tile) != std::string::npos &&
