@@ -15,7 +15,8 @@
 # Two models with one library: AB_MODELS_A / AB_MODELS_B set PTXBLAS_MODEL_DIR for that side (a
 # folder holding <device key>/model.toml), e.g. `AB_MODELS_B=tune/models scripts/ab_compare.sh
 # build/bin/libptxblas.so`.
-# Logs and CSVs go to $OUT/ab-results.tgz (or build/ab-logs without $OUT); ends with a summary:
+# Logs and CSVs go to $OUT/ab-results.tgz, also when a timeout stops the script (or to build/ab-logs
+# without $OUT); ends with a summary:
 # the median TFLOP/s of A and B per level-3 row (and GEMM row) with B / A, and the latency lines.
 # Time on the H100 (3 rounds, latency included): the TRSM lines of the level-3 suite 52 s; the
 # whole level-3 suite with AB_GEMM over suite_blas3_steps.txt 393 s. Narrow the suites to fit.
@@ -31,6 +32,11 @@ for lib in "$A" "$B"; do
   [ -d "$(dirname "$lib")/models" ] || echo "warning: no models/ beside $lib (it will use the heuristic)"
 done
 if [ -n "${OUT:-}" ]; then logs=$(mktemp -d); else logs=build/ab-logs; mkdir -p "$logs"; fi
+# Whatever ran reaches $OUT even when a timeout stops the script (a run cut short returned nothing).
+if [ -n "${OUT:-}" ]; then
+  trap 'mkdir -p "$OUT" && tar -czf "$OUT/ab-results.tgz" -C "$logs" .' EXIT
+  trap 'exit 143' TERM INT
+fi
 
 lib_of() { if [ "$1" = A ]; then echo "$A"; else echo "$B"; fi; }
 # `env` arguments of a side: its model folder, if one was given.
@@ -112,8 +118,8 @@ for side in "AB":
                     print("%s %s  %s" % (side, run, line.rstrip()))
 PY
 
-if [ -n "${OUT:-}" ] && mkdir -p "$OUT"; then
-  tar -czf "$OUT/ab-results.tgz" -C "$logs" . && echo "logs: \$OUT/ab-results.tgz"
+if [ -n "${OUT:-}" ]; then
+  echo "logs: \$OUT/ab-results.tgz (written on exit)"
 else
   echo "logs: $logs"
 fi
