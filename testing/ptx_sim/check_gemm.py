@@ -161,7 +161,7 @@ CATALOG = {
     "s": [(128, 128, 8, 8, 8, 4, S, False, 2), (64, 64, 8, 4, 4, 4, S, False, 2), (32, 32, 8, 2, 2, 2, S, False, 2)],
     "d": [(64, 128, 8, 32, 64, 1, M, False, 3), (128, 64, 8, 64, 32, 1, M, False, 1),
           (64, 64, 16, 32, 32, 1, M, False, 1), (32, 32, 16, 16, 16, 1, M, False, 2)],
-    "c": [(64, 64, 8, 4, 4, 2), (64, 32, 8, 4, 2, 2), (32, 32, 8, 2, 2, 2)],
+    "c": [(64, 64, 8, 4, 4, 2, S, False, 2), (64, 32, 8, 4, 2, 2, S, False, 2), (32, 32, 8, 2, 2, 2, S, False, 2)],
     "z": [(64, 64, 8, 64, 16, 1, M, False, 3), (64, 32, 8, 32, 16, 1, M, False, 2),
           (32, 32, 8, 16, 16, 1, M, False, 2), (32, 32, 16, 16, 16, 1, M, False, 2)],
 }
@@ -852,9 +852,13 @@ def describe(c):
 
 def cases_for(args):
     if args.gen:
-        return build_cases(tile_lists(args.gen, "--catalog"), tile_lists(args.gen, "--space"),
-                           0 if args.mutations else args.fuzz, args.seed)
-    return build_cases(CATALOG)
+        cat = tile_lists(args.gen, "--catalog")
+        # The mirror --ptx-dir runs use must not drift from the generator's catalog.
+        if {t: [tile7(x) for x in v] for t, v in CATALOG.items()} != cat:
+            raise SystemExit("check_gemm.py: CATALOG differs from the generator's tile catalog (%s --catalog)"
+                             % args.gen)
+        return build_cases(cat, tile_lists(args.gen, "--space"), 0 if args.mutations else args.fuzz, args.seed)
+    return build_cases({t: [tile7(x) for x in v] for t, v in CATALOG.items()})
 
 
 def add_arguments(ap):
