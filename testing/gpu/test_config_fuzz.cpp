@@ -55,6 +55,14 @@ bool stages_suffix_matches(const std::string& name, int stages) {
   return stages > 1 ? last == "s" + std::to_string(stages) : !has;
 }
 
+// Removes `suffix` from the end of the name, if it ends so.
+bool strip_suffix(std::string& name, const std::string& suffix) {
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  name.resize(name.size() - suffix.size());
+  return true;
+}
+
 // Removes `tag` + count ("_kl2") from the name; true when the name has it exactly when count > 1
 // and with this count.
 bool take_count_suffix(std::string& name, const std::string& tag, int count) {
@@ -78,22 +86,10 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
                   &pad, &stages, &kl, &raster, &ks) != 13)
     return false;
   std::string name = kernel.substr(0, kernel.find(' '));
-  if (raster > 0) {  // the last suffix
-    const std::string suffix = "_r" + std::to_string(raster);
-    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      return false;
-    name.resize(name.size() - suffix.size());
-  }
+  if (raster > 0 && !strip_suffix(name, "_r" + std::to_string(raster))) return false;  // the last suffix
   // Split-K finished in the GEMM (the launcher's variant): "..._s3_vc_fs kg=2".
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_fs") == 0) {
-    if (kernel.find(" kg=") == std::string::npos) return false;
-    name.resize(name.size() - 3);
-  }
-  for (const char* vc : {"_vc", "_vca", "_vcb"}) {  // vector copies, of both operands or one
-    const std::string suffix = vc;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      name.resize(name.size() - suffix.size());
-  }
+  if (strip_suffix(name, "_fs") && kernel.find(" kg=") == std::string::npos) return false;
+  for (const char* vc : {"_vc", "_vca", "_vcb"}) strip_suffix(name, vc);  // vector copies, of both operands or one
   // KL's and KS's suffixes follow the stages' ("..._s3_kl2_ks2_vc").
   if (!take_count_suffix(name, "_kl", kl) || !take_count_suffix(name, "_ks", ks)) return false;
   const std::string tile = "_" + std::to_string(ml) + "x" + std::to_string(nl) + "x" + std::to_string(u) + "_" +
