@@ -101,7 +101,8 @@ Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int 
 
 // f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four
 // accumulator sets (KernelConfig::ks) and half the slices; other plans as they are. Applied to
-// the chosen plan, whichever chose it (the model does not know ks, so it weighs the plan before).
+// a plain call's chosen plan, whichever chose it (the model does not know ks, so it weighs the
+// plan before), not to first-sight, banded or triangular steps' plans.
 Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k);
 
 // The plan for a configuration the model chose (kg slices rounded to whole K-steps).

@@ -213,9 +213,10 @@ bool fused_split_fits(const Plan& plan) {
 // Block rasterization (KernelConfig::raster, perf notes §91): a grid of several waves whose
 // wave would span every row tile of a few column tiles walks groups of kRasterGroup row tiles
 // instead, so that the blocks in flight share squarer panels of A and B in L2. Measured (A/B,
-// sustained): tall C with a deep K +2-7% for f64, c64 and f16 (mma, wgmma), squares within noise;
-// SIMT (f32, c32) -1-2% on squares, and every type lost up to 4.5% at K = 32 (C's traffic, not
-// A's and B's): hence tensor-core families and K at least kRasterMinK only.
+// sustained): tall C with a deep K +2-7% for f64, c64 and f16 (mma, wgmma), squares from 4096 on
+// within 1.5% (D 2048 NT -3.6%, perf notes §91's open finding); SIMT (f32, c32) -1-2% on squares,
+// and every type lost up to 4.5% at K = 32 (C's traffic, not A's and B's): hence tensor-core
+// families and K at least kRasterMinK only.
 constexpr int kRasterGroup = 8;
 constexpr int kRasterMinWaves = 2;
 constexpr std::int64_t kRasterMinK = 256;
@@ -337,10 +338,13 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   plan.config.vec_copy_a = v.a;
   plan.config.vec_copy_b = v.b;
   plan.config.raster = raster ? *raster : raster_for(call, plan, dev);
-  if (const char* why = gen::illegal_reason(plan.config); raster && why) {
-    out.detail = std::string("forced raster: ") + why;
-    return out;
-  }
+  // Only a forced raster can be illegal here (the rule asks for legal ones); legality costs
+  // ~0.15 us, which a served call's 1 us budget should not pay.
+  if (raster)
+    if (const char* why = gen::illegal_reason(plan.config)) {
+      out.detail = std::string("forced raster: ") + why;
+      return out;
+    }
   if (atomic_split_fits(call, plan)) {
     Plan atomic = plan;
     atomic.config.atomic_add = true;
