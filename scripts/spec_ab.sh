@@ -6,7 +6,9 @@
 #   ROUNDS=3 scripts/spec_ab.sh SPEC_FILE OUTDIR
 # SPEC_FILE: "shape: T A B M N K NAME" lines (suite format), each followed by "spec: ..." lines
 # (ptxblas_force_tile specs). Prints per shape, per spec, every round's TFLOP/s and their median
-# beside cuBLAS's median from the same runs; the runs' CSVs and logs stay in OUTDIR.
+# beside cuBLAS's median from the same runs; the runs' CSVs and logs stay in OUTDIR. A spec slower
+# than the dispatcher's plan shows that plan's time (the oracle column's fallback) and, after
+# "lost:", its own kernel and search-burst TFLOP/s (from the oracle log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 file=$1 out=$2
@@ -25,12 +27,18 @@ for ((r = 1; r <= rounds; r++)); do
     s=${specs[$i]} shape=${shapes[$((${specs[$i]%%|*} - 1))]} spec=${specs[$i]#*|}
     echo "$shape" >"$out/shape.suite"
     csv="$out/run-$r-$i.csv"
+    log="$out/log-$r-$i.csv"
     if build/bin/ptxblas-bench --suite "$out/shape.suite" --oracle-ms 600000 --oracle-specs "$spec" --csv "$csv" \
-      --seed 1 >"$out/run-$r-$i.txt" 2>&1; then
-      python3 - "$csv" "$r" "$spec" >>"$out/results.csv" <<'PY'
-import csv, sys
+      --oracle-log "$log" --seed 1 >"$out/run-$r-$i.txt" 2>&1; then
+      python3 - "$csv" "$r" "$spec" "$log" >>"$out/results.csv" <<'PY'
+import csv, os, sys
+own = ""  # the forced spec's own kernel and burst TFLOP/s
+if os.path.exists(sys.argv[4]):
+    for row in csv.reader(open(sys.argv[4])):
+        own = f"{row[8]} {float(row[10]):.2f}"
 for x in csv.DictReader(open(sys.argv[1])):
-    print(f"{x['type']} {x['name']},{sys.argv[3]},{sys.argv[2]},{x['oracle_tflops']},{x['cublas_tflops']},{x['oracle_config']}")
+    cfg = x['oracle_config'] + (f" lost: {own}" if "dispatcher's plan" in x['oracle_config'] and own else "")
+    print(f"{x['type']} {x['name']},{sys.argv[3]},{sys.argv[2]},{x['oracle_tflops']},{x['cublas_tflops']},{cfg}")
 PY
     else
       echo "failed: $shape / $spec"
