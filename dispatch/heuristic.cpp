@@ -309,7 +309,7 @@ Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
 
 // f64 / c64 with C a little wider than the narrow plans' (skinny_tile's widths) on one side, the
 // other side and K at least kSkinnyLong: skinny_tile's blocks (two per SM), K split by whole
-// rounds as balanced_split's (§77: 3 slices on 2560 x 64 / 128 x 2560, the sweep's best).
+// rounds as balanced_split's (§77, §94: 3 slices on 2560 x 32..128 x 2560, the sweeps' best).
 constexpr std::int64_t kSkinnyLong = 1024;
 
 std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,

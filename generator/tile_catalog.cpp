@@ -93,11 +93,19 @@ const Tile* skinny_tile(DataType t, int width) {
   // for the dispatcher's 32x32x16; at N = 128 the catalogue's 128x128 stays ahead), c64 at N = 64
   // and 128 in 32x64x16 blocks of 16x32 warp tiles (41.1 / 38.4 and 42.0 / 40.8 against 33.2 / 34.4
   // and 38.6 / 40.7; at N = 32 it lost to 32x32, 21.0 against 29.2). Three stages each.
+  // 32-deep K-steps where cuBLAS runs them (perf notes §94, sustained, 2560 x N x 2560, 3 slices
+  // each): c64 at N = 32 in 32x32x32 blocks of 16x16 warp tiles (NN 30.2 -> 32.6 TFLOP/s, TN 30.0
+  // -> 31.7 against 32x32x16 in 4), f64 at N = 128 in 128x64x32 blocks of 32x32 warp tiles (TN
+  // 26.7 -> 31.7, NN 31.7 -> 31.8 against 64x64x8 in 6; at N = 96 it lost, 24.1 against 26.1).
   constexpr Family M = Family::Mma;
   static const Tile f64{64, 32, 32, 32, 16, 1, M, false, 3};
+  static const Tile f64_128{128, 64, 32, 32, 32, 1, M, false, 3};
   static const Tile c64{32, 64, 16, 16, 32, 1, M, false, 3};
-  if (width <= 32) return nullptr;
+  static const Tile c64_32{32, 32, 32, 16, 16, 1, M, false, 3};
+  if (width <= 16) return nullptr;
+  if (width <= 32) return t == DataType::C64 ? &c64_32 : nullptr;
   if (t == DataType::F64 && width <= 64) return &f64;
+  if (t == DataType::F64 && width > 112 && width <= 128) return &f64_128;
   if (t == DataType::C64 && width <= 128) return &c64;
   return nullptr;
 }

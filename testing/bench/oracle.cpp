@@ -75,13 +75,15 @@ std::vector<Tile> tiles_for(char type) {
 // Narrow tiles for a C at most 16 wide on one side (deepbench's N = 16): a 16-wide side spends
 // no FMA or DMMA slot on rows or columns that C lacks, and the long side streams the large
 // operand in long runs (perf notes §70: the oracle's best at N = 16; at N = 32 only f32's beat
-// the catalogue's 32-wide tiles, §71, and H's wgmma tiles beat every narrow mma tile). Listed
-// for a narrow N; a narrow M gets them mirrored.
+// the catalogue's 32-wide tiles, §71, and H's wgmma tiles beat every narrow mma tile; c64's
+// 32-deep 32x32 blocks beat them later, §94). Listed for a narrow N; a narrow M gets them
+// mirrored.
 std::vector<Tile> narrow_tiles(char type, int width) {
   std::vector<Tile> out;
   auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, false); };
   if (width > 16) {
     if (type == 'S') add({{"simt", 256, 32, 8, 8, 8, 4}, {"simt", 128, 32, 16, 4, 4, 4}});
+    if (type == 'Z') add({{"mma", 32, 32, 32, 16, 16, 1}});
     return out;
   }
   switch (type) {
@@ -110,12 +112,18 @@ Tile mirrored(Tile t) {
 }
 
 // The narrow tiles first where C is at most 32 wide on one side (and the other side is wider),
-// then the per-type list.
+// f64's 32-deep skinny tile where it is 113-128 wide (dispatch's plan_skinny, §94), then the
+// per-type list.
 std::vector<Tile> candidate_tiles(const Shape& s) {
   std::vector<Tile> out;
   const std::int64_t narrow = std::min(s.m, s.n), wide = std::max(s.m, s.n);
   if (narrow <= 32 && wide > 32)
     for (const Tile& t : narrow_tiles(s.type, narrow <= 16 ? 16 : 32)) out.push_back(s.n <= s.m ? t : mirrored(t));
+  if (s.type == 'D' && narrow > 112 && narrow <= 128 && wide > 128) {
+    std::vector<Tile> skinny;
+    add_with_variants(skinny, {{"mma", 128, 64, 32, 32, 32, 1}}, false);
+    for (const Tile& t : skinny) out.push_back(s.n <= s.m ? t : mirrored(t));
+  }
   const std::vector<Tile> rest = tiles_for(s.type);
   out.insert(out.end(), rest.begin(), rest.end());
   return out;

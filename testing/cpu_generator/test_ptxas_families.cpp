@@ -149,8 +149,8 @@ std::vector<Variant> all_families() {
   catalogue_variants({[](KernelConfig& c) { c.ks = 2; }, [](KernelConfig& c) { c.ks = 4; }}, true);
   // Block rasterization (its index arithmetic before the tile's first row and column).
   catalogue_variants({[](KernelConfig& c) { c.raster = 8; }}, false);
-  // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny; one per type,
-  // whatever the width it serves), with their mirrors, in every layout dispatch runs them in (by
+  // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny, each once
+  // whatever the widths it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
   auto every_layout = [&](const auto& tile_of) {
     for (const auto& tv : types) {
@@ -160,7 +160,7 @@ std::vector<Variant> all_families() {
         for (Op a : ops)
           for (Op b : ops) {
             const Tile* t = tile_of(tv.data, narrow_n ? a != Op::N : b == Op::N);
-            if (!t) continue;
+            if (!t || (!narrow_n && t->ml == t->nl && t->ms == t->ns)) continue;  // a square tile mirrors to itself
             KernelConfig c;
             c.data = tv.data;
             c.op_a = a;
@@ -172,7 +172,11 @@ std::vector<Variant> all_families() {
   };
   for (int width : {16, 32})
     every_layout([width](DataType d, bool k_contiguous) { return narrow_tile(d, k_contiguous, width); });
-  every_layout([](DataType d, bool) { return skinny_tile(d, 64); });
+  for (int width : {32, 64, 128})
+    every_layout([width](DataType d, bool) {
+      const Tile* t = skinny_tile(d, width);
+      return width == 128 && t == skinny_tile(d, 64) ? nullptr : t;
+    });
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);
   for (DataType t : {DataType::F64, DataType::C64, DataType::F16, DataType::BF16}) {

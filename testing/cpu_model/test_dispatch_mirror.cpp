@@ -42,7 +42,7 @@ TEST(DispatchMirror, F32PlansRunLoweredWhereVectorsFit) {
 // against its cp.async form, an older model against the plan as planned, and an older model's
 // pick of register stages runs with cp.async stages.
 TEST(DispatchMirror, FallbackAndPickFollowWhatTheModelMeasured) {
-  const model::Problem p{DataType::F64, Op::T, Op::N, 2560, 128, 2560};
+  const model::Problem p{DataType::F64, Op::T, Op::N, 2560, 256, 2560};
   const dispatch::Plan plan = heuristic_plan(p);
   ASSERT_LE(plan.config.stages, 2);
   const gen::Tuning planned = tuner::heuristic_fallback(p, 132, false), lowered = tuner::heuristic_fallback(p, 132, true);

@@ -136,8 +136,11 @@ TEST(Heuristic, SlicesFillWholeWaves) {
 }
 
 TEST(Heuristic, WavesCountTheBlocksAsTheyRunAndKeepTheFewerSlices) {
+  // The catalogue's tiles, as plan_gemm gives them where no narrow or skinny plan applies (its
+  // K slices at least 128 deep); these widths now take the skinny plans (§94).
   auto nn = [](gen::DataType t, std::int64_t n) {
-    return plan_gemm(t, false, gen::Op::N, gen::Op::N, 2560, n, 2560, kSms);
+    return ptxblas::dispatch::plan_over_tiles(gen::tile_catalog(t), t, false, gen::Op::N, gen::Op::N, 2560, n, 2560,
+                                              kSms, 128);
   };
   // Z 2560 x 32 x 2560: 80 blocks of 32x32x16, two per SM as catalogued but three with the
   // cp.async stages they run with: 4 slices fill one wave of 396 (6 would spill past it; x1.25 on
@@ -376,10 +379,24 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   ASSERT_TRUE(dm);
   EXPECT_EQ(dm->config.ml, 32);
   EXPECT_EQ(dm->config.nl, 64);
-  // Not: f64 at 128 wide, either type at 32 wide (the narrow plans' and the catalogue's), f32,
-  // a short long side or a shallow K.
-  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 128, 2560));
-  EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 32, 2560));
+  // 32-deep K-steps (§94): c64 at 32 wide in 32x32x32, f64 at 128 wide in 128x64x32, 3 slices.
+  const auto z32 = skinny(gen::DataType::C64, 2560, 32, 2560);
+  ASSERT_TRUE(z32);
+  EXPECT_EQ(z32->config.ml, 32);
+  EXPECT_EQ(z32->config.nl, 32);
+  EXPECT_EQ(z32->config.u, 32);
+  EXPECT_EQ(z32->kg, 3);
+  const auto d128 = skinny(gen::DataType::F64, 2560, 128, 2560);
+  ASSERT_TRUE(d128);
+  EXPECT_EQ(d128->config.ml, 128);
+  EXPECT_EQ(d128->config.nl, 64);
+  EXPECT_EQ(d128->config.u, 32);
+  EXPECT_EQ(d128->kg, 3);
+  // Not: f64 at 32 or 96 wide (96 lost), either type at 16 wide (the narrow plans'), f32, a
+  // short long side or a shallow K.
+  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 32, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 96, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 16, 2560));
   EXPECT_FALSE(skinny(gen::DataType::F32, 2560, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 512, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 64, 256));

@@ -130,9 +130,9 @@ TEST_P(GemmShapes, NarrowShapes) {
 }
 
 // C a little wider than the narrow tiles on one side, the other side and K long: f64's and c64's
-// skinny tiles (plan_skinny: f64 33-64 wide "64x32x32", c64 33-128 "32x64x16"; mirrored for a
-// narrow M), ragged edges, K not a multiple of the K-step and split in whole rounds, the long
-// operand N and T. Sizes near the plan's minimum (1024): c64's float64 reference of 1500x100x1100
+// skinny tiles (plan_skinny: f64 33-64 wide "64x32x32" and 113-128 "128x64x32", c64 17-32
+// "32x32x32" and 33-128 "32x64x16"; mirrored for a narrow M), ragged edges, K not a multiple of
+// the K-step and split in whole rounds, the long operand N and T. Sizes near the plan's minimum (1024): c64's float64 reference of 1500x100x1100
 // took 10 s a case. Other types run their usual plans and are not asked here.
 TEST_P(GemmShapes, SkinnyShapes) {
   const Entry& e = entry_named(GetParam());
@@ -140,7 +140,11 @@ TEST_P(GemmShapes, SkinnyShapes) {
   const bool z = e.elem == Elem::C64;
   const struct {
     std::int64_t m, n, k;
-  } shapes[] = {{1030, z ? 53 : 50, 1025}, {z ? 41 : 45, 1031, 1029}};
+    const char* tile;  // as the kernel name spells it
+  } shapes[] = {{1030, z ? 53 : 50, 1025, z ? "32x64x16" : "64x32x32"},
+                {z ? 41 : 45, 1031, 1029, z ? "64x32x16" : "32x64x32"},
+                {1033, z ? 29 : 121, 1027, z ? "32x32x32" : "128x64x32"},
+                {z ? 27 : 126, 1029, 1031, z ? "32x32x32" : "64x128x32"}};
   int i = 0;
   for (const auto& s : shapes)
     for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T}) {
@@ -148,7 +152,7 @@ TEST_P(GemmShapes, SkinnyShapes) {
       const bool narrow_n = s.n <= s.m;  // the long operand: A for a narrow N, B for a narrow M
       const Gemm g = make(narrow_n ? op : CUBLAS_OP_N, narrow_n ? CUBLAS_OP_N : op, s.m, s.n, s.k, i % 2 == 1,
                           i % 3 == 0 ? 1 : i);  // alpha != 0
-      run(g, {}, z ? (narrow_n ? "32x64x16" : "64x32x16") : (narrow_n ? "64x32x32" : "32x64x32"));
+      run(g, {}, s.tile);
       if (HasFailure()) return;
     }
 }
