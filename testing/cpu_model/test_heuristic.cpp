@@ -380,18 +380,16 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   EXPECT_EQ(dm->config.ml, 32);
   EXPECT_EQ(dm->config.nl, 64);
   // 32-deep K-steps (§94): c64 at 32 wide in 32x32x32, f64 at 128 wide in 128x64x32, 3 slices.
-  const auto z32 = skinny(gen::DataType::C64, 2560, 32, 2560);
-  ASSERT_TRUE(z32);
-  EXPECT_EQ(z32->config.ml, 32);
-  EXPECT_EQ(z32->config.nl, 32);
-  EXPECT_EQ(z32->config.u, 32);
-  EXPECT_EQ(z32->kg, 3);
-  const auto d128 = skinny(gen::DataType::F64, 2560, 128, 2560);
-  ASSERT_TRUE(d128);
-  EXPECT_EQ(d128->config.ml, 128);
-  EXPECT_EQ(d128->config.nl, 64);
-  EXPECT_EQ(d128->config.u, 32);
-  EXPECT_EQ(d128->kg, 3);
+  auto expect_deep = [&](gen::DataType t, std::int64_t n, int ml, int nl) {
+    const auto p = skinny(t, 2560, n, 2560);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->config.ml, ml);
+    EXPECT_EQ(p->config.nl, nl);
+    EXPECT_EQ(p->config.u, 32);
+    EXPECT_EQ(p->kg, 3);
+  };
+  expect_deep(gen::DataType::C64, 32, 32, 32);
+  expect_deep(gen::DataType::F64, 128, 128, 64);
   // Not: f64 at 32 or 96 wide (96 lost), either type at 16 wide (the narrow plans'), f32, a
   // short long side or a shallow K.
   EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 32, 2560));
