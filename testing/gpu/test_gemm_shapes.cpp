@@ -132,8 +132,9 @@ TEST_P(GemmShapes, NarrowShapes) {
 // C a little wider than the narrow tiles on one side, the other side and K long: f64's and c64's
 // skinny tiles (plan_skinny: f64 33-64 wide "64x32x32" and 113-128 "128x64x32", c64 17-32
 // "32x32x32" and 33-128 "32x64x16"; mirrored for a narrow M), ragged edges, K not a multiple of
-// the K-step and split in whole rounds, the long operand N and T. Sizes near the plan's minimum (1024): c64's float64 reference of 1500x100x1100
-// took 10 s a case. Other types run their usual plans and are not asked here.
+// the K-step and split in whole rounds, the long operand N and T. Sizes near the plan's minimum
+// (1024): c64's float64 reference of 1500x100x1100 took 10 s a case. Other types run their usual
+// plans and are not asked here.
 TEST_P(GemmShapes, SkinnyShapes) {
   const Entry& e = entry_named(GetParam());
   if (e.elem != Elem::F64 && e.elem != Elem::C64) GTEST_SKIP() << "no skinny tile for this type";
