@@ -807,102 +807,119 @@ class Emitter {
     }
   }
 
+  // Shared address of element (row, k) of an operand's fragment tile at base.
+  std::string frag_addr(const std::string& base, const LoadPlan& p, int row, int k, int plus = 0) const {
+    return "[" + base + "+" + num(p.smem_elem(k, row) * sb_ + plus) + "]";
+  }
+
+  // The four accumulators of mma fragment (fi, fj) in KS set `set`: rows g | g + 8, columns 2q + 0 | 1.
+  std::string acc4(int set, int fi, int fj, bool im) {
+    auto d = [&](int i, int j) { return im ? acc_in(set, i, j).im : acc_in(set, i, j).re; };
+    return "{" + d(2 * fi, 2 * fj) + ", " + d(2 * fi, 2 * fj + 1) + ", " + d(2 * fi + 1, 2 * fj) + ", " +
+           d(2 * fi + 1, 2 * fj + 1) + "}";
+  }
+
+  // f64 / c64: the 16x8x8 fragments of the 8-deep slice at K offset kk into fragment set fs
+  // (0 or 1) from the stage at ra / rb. A part p: row g + 8 (p & 1), k q + 4 (p >> 1); B part p:
+  // k q + 4p, column g; c64 {re, im} as one 16-byte load, or in planes one load each, B's
+  // imaginary part also negated.
+  void load_f64_slice(int kk, int fs, const std::string& ra, const std::string& rb) {
+    const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
+    const int fm = c_.ms / 16, fn = c_.ns / 8;
+    const int plane_a = planar_ ? plane_bytes(Operand::A) : 0, plane_b = planar_ ? plane_bytes(Operand::B) : 0;
+    auto load_part_pair = [&](const Value& f, const std::string& base, const LoadPlan& p, int row, int k, int plane) {
+      if (t_.cplx && !planar_) {
+        ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + frag_addr(base, p, row, k));
+        return;
+      }
+      ins("ld.shared.f64 " + f.re + ", " + frag_addr(base, p, row, k));
+      if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + frag_addr(base, p, row, k, plane));
+    };
+    for (int fi = 0; fi < fm; ++fi)
+      for (int part = 0; part < 4; ++part) {
+        const Value f = frag("a", 4 * (fs * fm + fi) + part);
+        load_part_pair(f, ra, pa, 16 * fi + 8 * (part & 1), kk + 4 * (part >> 1), plane_a);
+        if (conjugate_fragments(Operand::A)) ins("neg.f64 " + f.im + ", " + f.im);
+      }
+    for (int fj = 0; fj < fn; ++fj)
+      for (int part = 0; part < 2; ++part) {
+        const int i = 2 * (fs * fn + fj) + part;
+        const Value f = frag("b", i);
+        load_part_pair(f, rb, pb, 8 * fj, kk + 4 * part, plane_b);
+        if (t_.cplx) {
+          if (conjugate_fragments(Operand::B)) ins("neg.f64 " + f.im + ", " + f.im);
+          ins("neg.f64 " + ct("fb" + num(i) + "_ni") + ", " + f.im);
+        }
+      }
+  }
+
+  // Accumulator set `set` += the slice in fragment set fs: one m16n8k8 DMMA per fragment pair on
+  // sm_90 (four m8n8k4 before), c64 as four real products.
+  void mma_f64_slice(int fs, int set) {
+    const int fm = c_.ms / 16, fn = c_.ns / 8;
+    auto part_of = [&](const std::string& x, int i, int kind) {  // kind: 0 re, 1 im, 2 -im
+      const Value f = frag(x, i);
+      return kind == 0 ? f.re : kind == 1 ? f.im : "%fb" + num(i) + "_ni";
+    };
+    for (int fi = 0; fi < fm; ++fi)
+      for (int fj = 0; fj < fn; ++fj) {
+        // acc(im) += A(ka) * B(kb) over the fragment pair.
+        auto product = [&](bool im, int ka, int kb) {
+          std::vector<std::string> a, b;
+          for (int part = 0; part < 4; ++part) a.push_back(part_of("a", 4 * (fs * fm + fi) + part, ka));
+          for (int part = 0; part < 2; ++part) b.push_back(part_of("b", 2 * (fs * fn + fj) + part, kb));
+          if (sm_ >= 90) {
+            const std::string acc = acc4(set, fi, fj, im);
+            ins("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 " + acc + ", {" + a[0] + ", " + a[1] + ", " +
+                a[2] + ", " + a[3] + "}, {" + b[0] + ", " + b[1] + "}, " + acc);
+            return;
+          }
+          // Before sm_90: rows g | g + 8 times k 0..3 | 4..7, one m8n8k4 each.
+          for (int h = 0; h < 2; ++h)
+            for (int kh = 0; kh < 2; ++kh) {
+              const Value lo = acc_in(set, 2 * fi + h, 2 * fj), hi = acc_in(set, 2 * fi + h, 2 * fj + 1);
+              const std::string acc2 = "{" + (im ? lo.im : lo.re) + ", " + (im ? hi.im : hi.re) + "}";
+              ins("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 " + acc2 + ", {" + a[h + 2 * kh] + "}, {" +
+                  b[kh] + "}, " + acc2);
+            }
+        };
+        product(false, 0, 0);
+        if (!t_.cplx) continue;
+        product(false, 1, 2);
+        product(true, 0, 1);
+        product(true, 1, 0);
+      }
+  }
+
   // One K-step tile through the tensor cores: for each mma K-slice, the warp's A fragments (one
   // per 16 rows) and B fragments (one per 8 columns) from shared memory, then every pair.
   void compute_tile_mma() {
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
-    const bool half = sb_ == 2;
     const int fm = c_.ms / 16, fn = c_.ns / 8;
-    auto addr = [&](const std::string& base, const LoadPlan& p, int row, int k, int plus = 0) {
-      return "[" + base + "+" + num(p.smem_elem(k, row) * sb_ + plus) + "]";
-    };
-    const int plane_a = planar_ ? plane_bytes(Operand::A) : 0, plane_b = planar_ ? plane_bytes(Operand::B) : 0;
-    // An f64 fragment element; c64: {re, im} as one 16-byte load, or in planes one load each.
-    auto load_part_pair = [&](const Value& f, const std::string& base, const LoadPlan& p, int row, int k, int plane) {
-      if (t_.cplx && !planar_) {
-        ins("ld.shared.v2.f64 {" + f.re + ", " + f.im + "}, " + addr(base, p, row, k));
-        return;
-      }
-      ins("ld.shared.f64 " + f.re + ", " + addr(base, p, row, k));
-      if (t_.cplx) ins("ld.shared.f64 " + f.im + ", " + addr(base, p, row, k, plane));
-    };
-    int set = 0;  // KS: the K-slice's accumulator set
-    auto d = [&](int i, int j, bool im) { return im ? acc_in(set, i, j).im : acc_in(set, i, j).re; };
-    // The four accumulators of fragment (fi, fj): rows g | g + 8, columns 2q + 0 | 1.
-    auto acc4 = [&](int fi, int fj, bool im) {
-      return "{" + d(2 * fi, 2 * fj, im) + ", " + d(2 * fi, 2 * fj + 1, im) + ", " + d(2 * fi + 1, 2 * fj, im) +
-             ", " + d(2 * fi + 1, 2 * fj + 1, im) + "}";
-    };
     for (int kk = 0; kk < c_.u / c_.kl; kk += mma_k(t_.data)) {  // KL: %ra / %rb at the group's K
-      set = kk / mma_k(t_.data) % c_.ks;
-      if (half) {
-        // m16n8k16: A registers (row g | g + 8, k pair q | q + 4), B registers (k pair q | q + 4).
-        for (int fi = 0; fi < fm; ++fi)
-          for (int part = 0; part < 4; ++part)
-            ins("ld.shared.b32 " + r("b32", "fa" + num(fi) + "_" + num(part)) + ", " +
-                addr(ra_, pa, 16 * fi + 8 * (part & 1), kk + 8 * (part >> 1)));
-        for (int fj = 0; fj < fn; ++fj)
-          for (int part = 0; part < 2; ++part)
-            ins("ld.shared.b32 " + r("b32", "fb" + num(fj) + "_" + num(part)) + ", " +
-                addr(rb_, pb, 8 * fj, kk + 8 * part));
-        const std::string kind = t_.data == DataType::BF16 ? "bf16" : "f16";
-        for (int fi = 0; fi < fm; ++fi)
-          for (int fj = 0; fj < fn; ++fj) {
-            const std::string a = "{%fa" + num(fi) + "_0, %fa" + num(fi) + "_1, %fa" + num(fi) + "_2, %fa" +
-                                  num(fi) + "_3}";
-            const std::string b = "{%fb" + num(fj) + "_0, %fb" + num(fj) + "_1}";
-            ins("mma.sync.aligned.m16n8k16.row.col.f32." + kind + "." + kind + ".f32 " + acc4(fi, fj, false) +
-                ", " + a + ", " + b + ", " + acc4(fi, fj, false));
-          }
+      const int set = kk / mma_k(t_.data) % c_.ks;  // KS: the K-slice's accumulator set
+      if (sb_ != 2) {
+        load_f64_slice(kk, 0, ra_, rb_);
+        mma_f64_slice(0, set);
         continue;
       }
-      // f64 16x8x8 fragments: A part p (row g + 8 (p & 1), k q + 4 (p >> 1)), B part p (k q + 4p,
-      // column g); c64 as four real products, B's imaginary part also negated.
+      // m16n8k16: A registers (row g | g + 8, k pair q | q + 4), B registers (k pair q | q + 4).
       for (int fi = 0; fi < fm; ++fi)
-        for (int part = 0; part < 4; ++part) {
-          const Value f = frag("a", 4 * fi + part);
-          load_part_pair(f, ra_, pa, 16 * fi + 8 * (part & 1), kk + 4 * (part >> 1), plane_a);
-          if (conjugate_fragments(Operand::A)) ins("neg.f64 " + f.im + ", " + f.im);
-        }
+        for (int part = 0; part < 4; ++part)
+          ins("ld.shared.b32 " + r("b32", "fa" + num(fi) + "_" + num(part)) + ", " +
+              frag_addr(ra_, pa, 16 * fi + 8 * (part & 1), kk + 8 * (part >> 1)));
       for (int fj = 0; fj < fn; ++fj)
-        for (int part = 0; part < 2; ++part) {
-          const Value f = frag("b", 2 * fj + part);
-          load_part_pair(f, rb_, pb, 8 * fj, kk + 4 * part, plane_b);
-          if (t_.cplx) {
-            if (conjugate_fragments(Operand::B)) ins("neg.f64 " + f.im + ", " + f.im);
-            ins("neg.f64 " + ct("fb" + num(2 * fj + part) + "_ni") + ", " + f.im);
-          }
-        }
-      auto part_of = [&](const std::string& x, int i, int kind) {  // kind: 0 re, 1 im, 2 -im
-        const Value f = frag(x, i);
-        return kind == 0 ? f.re : kind == 1 ? f.im : "%fb" + num(i) + "_ni";
-      };
+        for (int part = 0; part < 2; ++part)
+          ins("ld.shared.b32 " + r("b32", "fb" + num(fj) + "_" + num(part)) + ", " +
+              frag_addr(rb_, pb, 8 * fj, kk + 8 * part));
+      const std::string kind = t_.data == DataType::BF16 ? "bf16" : "f16";
       for (int fi = 0; fi < fm; ++fi)
         for (int fj = 0; fj < fn; ++fj) {
-          // acc(im) += A(ka) * B(kb) over the fragment pair.
-          auto product = [&](bool im, int ka, int kb) {
-            std::vector<std::string> a, b;
-            for (int part = 0; part < 4; ++part) a.push_back(part_of("a", 4 * fi + part, ka));
-            for (int part = 0; part < 2; ++part) b.push_back(part_of("b", 2 * fj + part, kb));
-            if (sm_ >= 90) {
-              const std::string acc = acc4(fi, fj, im);
-              ins("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 " + acc + ", {" + a[0] + ", " + a[1] + ", " +
-                  a[2] + ", " + a[3] + "}, {" + b[0] + ", " + b[1] + "}, " + acc);
-              return;
-            }
-            // Before sm_90: rows g | g + 8 times k 0..3 | 4..7, one m8n8k4 each.
-            for (int h = 0; h < 2; ++h)
-              for (int kh = 0; kh < 2; ++kh) {
-                const std::string acc2 = "{" + d(2 * fi + h, 2 * fj, im) + ", " + d(2 * fi + h, 2 * fj + 1, im) + "}";
-                ins("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 " + acc2 + ", {" + a[h + 2 * kh] + "}, {" +
-                    b[kh] + "}, " + acc2);
-              }
-          };
-          product(false, 0, 0);
-          if (!t_.cplx) continue;
-          product(false, 1, 2);
-          product(true, 0, 1);
-          product(true, 1, 0);
+          const std::string a = "{%fa" + num(fi) + "_0, %fa" + num(fi) + "_1, %fa" + num(fi) + "_2, %fa" +
+                                num(fi) + "_3}";
+          const std::string b = "{%fb" + num(fj) + "_0, %fb" + num(fj) + "_1}";
+          ins("mma.sync.aligned.m16n8k16.row.col.f32." + kind + "." + kind + ".f32 " + acc4(set, fi, fj, false) +
+              ", " + a + ", " + b + ", " + acc4(set, fi, fj, false));
         }
     }
   }
@@ -1000,16 +1017,20 @@ class Emitter {
   void async_loop() {
     const LoadPlan pa = make_load_plan(c_, Operand::A), pb = make_load_plan(c_, Operand::B);
     const int sa = stage_size(pa), sb = stage_size(pb), stages = c_.stages;
+    const bool xf = cross_step_fragments();
     ins("mov.s32 " + r("s32", "kload") + ", %keff");  // K left at the tile being copied
-    for (int s = 0; s + 1 < stages; ++s) {
+    // Cross-step fragments fill every stage first: step k's barrier comes after its last
+    // fragment loads, so step k + stages may refill its stage.
+    const int first_copies = xf ? stages : stages - 1;
+    for (int s = 0; s < first_copies; ++s) {
       copy_tile_async(Operand::A, "%a_sbase", s * sa);
       copy_tile_async(Operand::B, "%b_sbase", s * sb);
       next_async_copy();
     }
     const std::string la = r("u32", "load_a"), lb = r("u32", "load_b");  // stage offsets being filled
     const std::string ca = r("u32", "stage_a"), cb = r("u32", "stage_b");  // and multiplied
-    ins("mov.u32 " + la + ", " + num((stages - 1) * sa));
-    ins("mov.u32 " + lb + ", " + num((stages - 1) * sb));
+    ins("mov.u32 " + la + ", " + num(xf ? 0 : (stages - 1) * sa));
+    ins("mov.u32 " + lb + ", " + num(xf ? 0 : (stages - 1) * sb));
     ins("mov.u32 " + ca + ", 0");
     ins("mov.u32 " + cb + ", 0");
     ra_ = r("u32", "ra_cur");
@@ -1024,23 +1045,53 @@ class Emitter {
       ins("@" + wrap + " mov.u32 " + oa + ", 0");
       ins("@" + wrap + " mov.u32 " + ob + ", 0");
     };
-    w_.label("L_k_loop");
-    ins("cp.async.wait_group " + num(stages - 2));
-    ins("bar.sync 0");
-    ins("add.u32 " + da + ", %a_sbase, " + la);
-    ins("add.u32 " + db + ", %b_sbase, " + lb);
-    if (!unbounded_copies()) {
-      copy_tile_async(Operand::A, da, 0);
-      copy_tile_async(Operand::B, db, 0);
+    // Refill the stage at la / lb with the next K-step tile the copies reach.
+    auto refill = [&] {
+      ins("add.u32 " + da + ", %a_sbase, " + la);
+      ins("add.u32 " + db + ", %b_sbase, " + lb);
+      if (!unbounded_copies()) {
+        copy_tile_async(Operand::A, da, 0);
+        copy_tile_async(Operand::B, db, 0);
+      } else {
+        copy_step_async(da, db);
+      }
+      next_async_copy();
+      next_stage(la, lb);
+    };
+    if (xf) {
+      // Step 0's tile, then its first slice's fragments before the loop.
+      ins("cp.async.wait_group " + num(stages - 1));
+      ins("bar.sync 0");
+      ins("add.u32 " + ra_ + ", %ra, " + ca);
+      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      load_f64_slice(0, 0, ra_, rb_);
+      w_.label("L_k_loop");
+      // Slices 1.. load into the other fragment set while the one before is multiplied; the last
+      // slice's DMMAs wait behind the barrier, the refill and the next step's first fragments
+      // (a slice count that is even leaves those in set 0 again).
+      const int slices = c_.u / mma_k(t_.data);
+      for (int sl = 0; sl + 1 < slices; ++sl) {
+        load_f64_slice(mma_k(t_.data) * (sl + 1), (sl + 1) % 2, ra_, rb_);
+        mma_f64_slice(sl % 2, 0);
+      }
+      next_stage(ca, cb);
+      ins("cp.async.wait_group " + num(stages - 2));
+      ins("bar.sync 0");  // every warp is past this step's fragment loads: its stage is free
+      refill();
+      ins("add.u32 " + ra_ + ", %ra, " + ca);
+      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      load_f64_slice(0, 0, ra_, rb_);  // past K: zero-filled copies, loaded and left unused
+      mma_f64_slice((slices - 1) % 2, 0);
     } else {
-      copy_step_async(da, db);
+      w_.label("L_k_loop");
+      ins("cp.async.wait_group " + num(stages - 2));
+      ins("bar.sync 0");
+      refill();
+      ins("add.u32 " + ra_ + ", %ra, " + ca);
+      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      compute_tile();
+      next_stage(ca, cb);
     }
-    next_async_copy();
-    next_stage(la, lb);
-    ins("add.u32 " + ra_ + ", %ra, " + ca);
-    ins("add.u32 " + rb_ + ", %rb, " + cb);
-    compute_tile();
-    next_stage(ca, cb);
     ins("sub.s32 %krem, %krem, " + num(c_.u));
     ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
     ins("@%p_more bra L_k_loop");
@@ -1133,6 +1184,14 @@ class Emitter {
     advance_pointers(Operand::A);
     advance_pointers(Operand::B);
     ins("sub.s32 %kload, %kload, " + num(c_.u));
+  }
+
+  // f64 mma kernels with cp.async stages load the next K-step's first fragments before the
+  // current step's last DMMAs, behind one barrier in the step's middle (cuBLAS's f64 main loop;
+  // perf notes §95): an even number of 8-deep slices per step, one accumulator set, no KL.
+  bool cross_step_fragments() const {
+    return mma_ && t_.data == DataType::F64 && async_copy(c_) && c_.kl == 1 && c_.ks == 1 &&
+           (c_.u / mma_k(t_.data)) % 2 == 0;
   }
 
   // cp.async copies operands as stored, so op C's conjugate is taken on the fragments instead.
