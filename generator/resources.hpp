@@ -25,6 +25,14 @@ struct Resources {
 // For sm_90 unless told (sm_80 needs fewer registers for c64 fragments: no m16n8k8 there).
 Resources predict_resources(const KernelConfig& c, int sm = 90);
 
+// f64 mma kernels with cp.async stages may load the next K-step's first fragments before the
+// current step's last DMMAs (simt_gemm_ptx.cpp; perf notes §95-§96): an even number of 8-deep
+// slices per step, no KL or KS, and only where shared memory already limits an SM to one block,
+// so that those fragments' registers cost no resident block (D deepbench-128 +5-7%; on 64x32x32
+// tiles, three blocks per SM by shared memory, they cost one and up to 4% of D deepbench-f-64).
+// Not c64: ptxas needs 255 registers and spills on 32x64x16 tiles, and fewer blocks fit.
+bool cross_step_fragments(const KernelConfig& c);
+
 // Allowed distance between predicted and ptxas-reported registers per thread.
 int register_margin(const Resources& r);
 

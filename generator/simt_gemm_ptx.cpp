@@ -8,6 +8,7 @@
 #include "load_plan.hpp"
 #include "ptx_types.hpp"
 #include "ptx_writer.hpp"
+#include "resources.hpp"
 #include "tile_catalog.hpp"
 #include "wgmma_ptx.hpp"
 
@@ -1186,13 +1187,8 @@ class Emitter {
     ins("sub.s32 %kload, %kload, " + num(c_.u));
   }
 
-  // f64 mma kernels with cp.async stages load the next K-step's first fragments before the
-  // current step's last DMMAs, behind one barrier in the step's middle (cuBLAS's f64 main loop;
-  // perf notes §95): an even number of 8-deep slices per step, one accumulator set, no KL.
-  bool cross_step_fragments() const {
-    return mma_ && t_.data == DataType::F64 && async_copy(c_) && c_.kl == 1 && c_.ks == 1 &&
-           (c_.u / mma_k(t_.data)) % 2 == 0;
-  }
+  // resources.hpp says where (the rule and the register prediction share it).
+  bool cross_step_fragments() const { return gen::cross_step_fragments(c_); }
 
   // cp.async copies operands as stored, so op C's conjugate is taken on the fragments instead.
   bool conjugate_fragments(Operand which) const {

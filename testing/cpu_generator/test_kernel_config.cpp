@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "kernel_config.hpp"
@@ -8,6 +9,7 @@
 #include "param_space.hpp"
 #include "resources.hpp"
 #include "simt_gemm_ptx.hpp"
+#include "tile_catalog.hpp"
 
 using namespace ptxblas::gen;
 
@@ -102,4 +104,29 @@ TEST(Generator, IsAPureFunction) {
   c.op_a = Op::C;
   EXPECT_EQ(generate_simt_gemm(c, 90).ptx, generate_simt_gemm(c, 90).ptx);
   EXPECT_NE(generate_simt_gemm(c, 90).ptx, generate_simt_gemm(c, 80).ptx);
+}
+
+// Where shared memory holds one block per SM anyway (128x64x32, 3 stages: 147 KB), f64 kernels
+// load the next K-step's first fragments before the step's last DMMAs, so the loop's one barrier
+// sits between DMMAs; elsewhere (64x32x32: three blocks) the loop starts at its barrier.
+TEST(Generator, CrossStepFragmentsOnlyWhereTheyCostNoResidentBlock) {
+  auto config = [](DataType t, int ml, int nl, int ms, int ns) {
+    KernelConfig c;
+    c.data = t;
+    return canonical(with_tile(c, Tile{ml, nl, 32, ms, ns, 1, Family::Mma, false, 3}));
+  };
+  auto mma_before_loop_barrier = [](const KernelConfig& c) {
+    const std::string ptx = generate_simt_gemm(c, 90).ptx;
+    const size_t loop = ptx.find("L_k_loop:");
+    const size_t barrier = ptx.find("bar.sync", loop);
+    EXPECT_NE(barrier, std::string::npos);
+    return ptx.substr(loop, barrier - loop).find("mma.sync") != std::string::npos;
+  };
+  const KernelConfig one_block = config(DataType::F64, 128, 64, 32, 32);
+  const KernelConfig three_blocks = config(DataType::F64, 64, 32, 32, 16);
+  EXPECT_TRUE(cross_step_fragments(one_block));
+  EXPECT_TRUE(mma_before_loop_barrier(one_block));
+  EXPECT_FALSE(cross_step_fragments(three_blocks));
+  EXPECT_FALSE(mma_before_loop_barrier(three_blocks));
+  EXPECT_FALSE(cross_step_fragments(config(DataType::C64, 32, 64, 16, 32)));
 }
