@@ -109,8 +109,7 @@ Resources predict_resources(const KernelConfig& c, int sm) {
 bool cross_step_fragments(const KernelConfig& c) {
   if (c.family != Family::Mma || c.data != DataType::F64 || !async_copy(c) || c.kl != 1 || c.ks != 1) return false;
   if (c.u / mma_k(c.data) % 2 != 0) return false;  // 8-deep slices alternate two fragment sets
-  constexpr int kSmemPerSm = 228 * 1024, kSmemReservedPerBlock = 1024;  // sm_90
-  return kSmemPerSm / (predict_resources(c).smem_bytes + kSmemReservedPerBlock) == 1;
+  return (c.ms / 16) * (c.ns / 8) >= 8;             // 32x32 warp tiles and up: 8 DMMAs a slice
 }
 
 int register_margin(const Resources& r) { return std::max(16, r.regs_predicted / 4); }

@@ -27,10 +27,10 @@ Resources predict_resources(const KernelConfig& c, int sm = 90);
 
 // f64 mma kernels with cp.async stages may load the next K-step's first fragments before the
 // current step's last DMMAs (simt_gemm_ptx.cpp; perf notes §95-§96): an even number of 8-deep
-// slices per step, no KL or KS, and only where shared memory already limits an SM to one block,
-// so that those fragments' registers cost no resident block (D deepbench-128 +5-7%; on 64x32x32
-// tiles, three blocks per SM by shared memory, they cost one and up to 4% of D deepbench-f-64).
-// Not c64: ptxas needs 255 registers and spills on 32x64x16 tiles, and fewer blocks fit.
+// slices per step, no KL or KS, and warp tiles of at least 8 DMMAs a slice, where it was measured
+// to gain (A/B on the H100: 32x32 warp tiles D linpack-1024 +20%, deepbench-128 +5-7%; 32x16
+// ones D deepbench-f-64 -4%, 16x16 ones within 2%). Not c64: ptxas needs 255 registers and
+// spills on 32x64x16 tiles.
 bool cross_step_fragments(const KernelConfig& c);
 
 // Allowed distance between predicted and ptxas-reported registers per thread.

@@ -106,14 +106,14 @@ TEST(Generator, IsAPureFunction) {
   EXPECT_NE(generate_simt_gemm(c, 90).ptx, generate_simt_gemm(c, 80).ptx);
 }
 
-// Where shared memory holds one block per SM anyway (128x64x32, 3 stages: 147 KB), f64 kernels
-// load the next K-step's first fragments before the step's last DMMAs, so the loop's one barrier
-// sits between DMMAs; elsewhere (64x32x32: three blocks) the loop starts at its barrier.
-TEST(Generator, CrossStepFragmentsOnlyWhereTheyCostNoResidentBlock) {
-  auto config = [](DataType t, int ml, int nl, int ms, int ns) {
+// f64 kernels with warp tiles of 8 DMMAs a slice (32x32) load the next K-step's first fragments
+// before the step's last DMMAs, so the loop's one barrier sits between DMMAs; with smaller warp
+// tiles (32x16: measured slower so) the loop starts at its barrier.
+TEST(Generator, CrossStepFragmentsOnWarpTilesOfEightDmmas) {
+  auto config = [](DataType t, int ml, int nl, int u, int ms, int ns) {
     KernelConfig c;
     c.data = t;
-    return canonical(with_tile(c, Tile{ml, nl, 32, ms, ns, 1, Family::Mma, false, 3}));
+    return canonical(with_tile(c, Tile{ml, nl, u, ms, ns, 1, Family::Mma, false, 3}));
   };
   auto mma_before_loop_barrier = [](const KernelConfig& c) {
     const std::string ptx = generate_simt_gemm(c, 90).ptx;
@@ -122,11 +122,16 @@ TEST(Generator, CrossStepFragmentsOnlyWhereTheyCostNoResidentBlock) {
     EXPECT_NE(barrier, std::string::npos);
     return ptx.substr(loop, barrier - loop).find("mma.sync") != std::string::npos;
   };
-  const KernelConfig one_block = config(DataType::F64, 128, 64, 32, 32);
-  const KernelConfig three_blocks = config(DataType::F64, 64, 32, 32, 16);
-  EXPECT_TRUE(cross_step_fragments(one_block));
-  EXPECT_TRUE(mma_before_loop_barrier(one_block));
-  EXPECT_FALSE(cross_step_fragments(three_blocks));
-  EXPECT_FALSE(mma_before_loop_barrier(three_blocks));
-  EXPECT_FALSE(cross_step_fragments(config(DataType::C64, 32, 64, 16, 32)));
+  const KernelConfig skinny = config(DataType::F64, 128, 64, 32, 32, 32), square = config(DataType::F64, 64, 64, 16, 32, 32);
+  for (const KernelConfig& c : {skinny, square}) {
+    EXPECT_TRUE(cross_step_fragments(c)) << kernel_name(c);
+    EXPECT_TRUE(mma_before_loop_barrier(c)) << kernel_name(c);
+  }
+  const KernelConfig narrow_warps = config(DataType::F64, 64, 32, 32, 32, 16);
+  const KernelConfig one_slice = config(DataType::F64, 64, 128, 8, 32, 64);
+  for (const KernelConfig& c : {narrow_warps, one_slice}) {
+    EXPECT_FALSE(cross_step_fragments(c)) << kernel_name(c);  // 4 DMMAs a slice; one slice a step
+    EXPECT_FALSE(mma_before_loop_barrier(c)) << kernel_name(c);
+  }
+  EXPECT_FALSE(cross_step_fragments(config(DataType::C64, 32, 64, 16, 16, 32)));
 }
