@@ -122,7 +122,8 @@ TEST(Generator, CrossStepFragmentsOnWarpTilesOfEightDmmas) {
     EXPECT_NE(barrier, std::string::npos);
     return ptx.substr(loop, barrier - loop).find("mma.sync") != std::string::npos;
   };
-  const KernelConfig skinny = config(DataType::F64, 128, 64, 32, 32, 32), square = config(DataType::F64, 64, 64, 16, 32, 32);
+  const KernelConfig skinny = config(DataType::F64, 128, 64, 32, 32, 32);
+  const KernelConfig square = config(DataType::F64, 64, 64, 16, 32, 32);
   for (const KernelConfig& c : {skinny, square}) {
     EXPECT_TRUE(cross_step_fragments(c)) << kernel_name(c);
     EXPECT_TRUE(mma_before_loop_barrier(c)) << kernel_name(c);
