@@ -54,6 +54,16 @@ Plan with_async_stages(Plan p) {
   return p;
 }
 
+Plan with_register_stages(Plan p) {
+  gen::KernelConfig c = p.config;
+  if (c.data != gen::DataType::C64 || c.family != gen::Family::Mma || c.stages != 3 || c.ms < 64 ||
+      c.u != gen::mma_k(c.data))
+    return p;
+  c.stages = 2;
+  if (legal(c)) p.config = c;
+  return p;
+}
+
 Plan with_f32_vector_stages(Plan p) {
   gen::KernelConfig c = p.config;
   if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || c.stages > 2 || p.kg > 1) return p;

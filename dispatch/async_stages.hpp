@@ -19,6 +19,13 @@ namespace ptxblas::dispatch {
 // 227 KiB limit; only blocks at the register file's edge can tip over), else `p` stays.
 Plan with_async_stages(Plan p);
 
+// `p` with a c64 mma tile whose warp tiles are 64 rows deep and take one 8-deep slice a K-step
+// (Z's 64x64x8 of 64x16) back in two register stages where it was lowered to three cp.async
+// stages: that kernel ran 11-14% faster on 1024^2 and 2048^2 (perf notes §97). Applied after the
+// model's pick, which weighs the tile as it was measured (three stages): a model asked to weigh
+// the two-stage kernel preferred K-split plans that ran 9% slower (§98). Other plans stay.
+Plan with_register_stages(Plan p);
+
 // Elements per copy of A and B (gen::copy_vector) were the configuration launched with vector
 // copies; memoised per configuration, for the per-call checks of dispatch.
 std::pair<int, int> copy_vectors(const gen::KernelConfig& c);

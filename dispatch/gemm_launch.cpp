@@ -520,7 +520,7 @@ Outcome run_gemm(const GemmCall& call) {
     std::optional<ProblemPlans> known;
     if (top_k == 0 && !call.quick_plan) known = g_plans.find(key);
     if (!known) {
-      const Plan fresh = fresh_plan(d, ctx, dev, call, top_k, !call.quick_plan);
+      const Plan fresh = with_register_stages(fresh_plan(d, ctx, dev, call, top_k, !call.quick_plan));
       known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
       if (top_k == 0 && !call.quick_plan) g_plans.add(key, *known);
     }

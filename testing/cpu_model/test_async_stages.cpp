@@ -41,6 +41,31 @@ TEST(AsyncStages, LowersTheTypesWhereTheyMeasuredFaster) {
   EXPECT_EQ(with_async_stages(plan_of(DataType::F16, Family::Wgmma, 4, 1)).config.stages, 4);
 }
 
+TEST(AsyncStages, ZsDeepWarpTilesGoBackToRegisterStages) {
+  using gen::DataType;
+  using gen::Family;
+  // Z's first tile, 64x64x8 of 64x16 warp tiles, as the model and the lowering leave it (§97).
+  ASSERT_EQ(gen::tile_catalog(DataType::C64).front().ms, 64);
+  for (int kg : {1, 16}) {
+    const Plan z = with_async_stages(plan_of(DataType::C64, Family::Mma, 2, kg));
+    ASSERT_EQ(z.config.stages, 3);
+    const Plan back = with_register_stages(z);
+    EXPECT_EQ(back.config.stages, 2);
+    EXPECT_EQ(back.kg, kg);
+    EXPECT_EQ(gen::kernel_name(back.config), "mma_z_nn_64x64x8_64x16_s2");
+  }
+  // Kept: shallower c64 warp tiles, deeper K-steps, f64's tiles, register-staged plans.
+  Plan shallow = with_async_stages(plan_of(DataType::C64, Family::Mma, 2, 1));
+  shallow.config = gen::with_tile(shallow.config, gen::tile_catalog(DataType::C64)[1]);
+  shallow.config.stages = 3;
+  EXPECT_EQ(with_register_stages(shallow).config.stages, 3);
+  Plan deep = plan_of(DataType::C64, Family::Mma, 3, 1);
+  deep.config.u = 16;
+  EXPECT_EQ(with_register_stages(deep).config.stages, 3);
+  EXPECT_EQ(with_register_stages(plan_of(DataType::F64, Family::Mma, 3, 1)).config.stages, 3);
+  EXPECT_EQ(with_register_stages(plan_of(DataType::C64, Family::Mma, 1, 1)).config.stages, 1);
+}
+
 TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) {
   using gen::DataType;
   using gen::Family;
