@@ -42,9 +42,9 @@ gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, boo
 }
 
 gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async) {
-  if (model_knows_async) return choice;
-  return dispatch::tuning_of(dispatch::with_async_stages(
-      dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, choice)));
+  dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, choice);
+  if (!model_knows_async) plan = dispatch::with_async_stages(plan);
+  return dispatch::tuning_of(dispatch::with_register_stages(plan));
 }
 
 }  // namespace ptxblas::tuner

@@ -34,8 +34,11 @@ bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered);
 inline bool knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
 
-// What dispatch runs after a model chose `choice` (model_plan then fresh_plan): a model that never
-// measured cp.async stages has its pick lowered to them afterwards, like the heuristic's plan.
+// What dispatch runs after a model chose `choice` (model_plan, fresh_plan, then run_gemm): a model
+// that never measured cp.async stages has its pick lowered to them afterwards, like the
+// heuristic's plan; Z's 64x64x8 tile of 64x16 warp tiles then runs in two register stages
+// (dispatch's with_register_stages). Given the heuristic's lowered plan, what dispatch runs
+// without a model.
 gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async);
 
 }  // namespace ptxblas::tuner

@@ -122,7 +122,7 @@ long run_eval(const EvalOptions& opt) {
     // What dispatch runs: each model's pick unless it does not clearly beat the heuristic's plan
     // as dispatch weighs it (dispatch_mirror.hpp); with no model, the heuristic's lowered plan.
     const int sms = prop.multiProcessorCount;
-    const gen::Tuning heuristic = heuristic_fallback(p, sms, true);
+    const gen::Tuning heuristic = run_after_pick(p, heuristic_fallback(p, sms, true), true);
     auto index_of = [&](const gen::Tuning& t) {
       auto it = std::find(sc.all.begin(), sc.all.end(), t);
       if (it != sc.all.end()) return static_cast<std::size_t>(it - sc.all.begin());

@@ -53,6 +53,23 @@ TEST(DispatchMirror, FallbackAndPickFollowWhatTheModelMeasured) {
   EXPECT_EQ(tuner::run_after_pick(p, planned, false).stages, 3);
 }
 
+// Z linpack-1024's 64x64x8 tile of 64x16 warp tiles: weighed as measured (three cp.async
+// stages), run in two register stages whichever model picked it (dispatch's
+// with_register_stages, perf notes §98).
+TEST(DispatchMirror, ZsDeepWarpTilesRunInRegisterStagesAfterThePick) {
+  const model::Problem z{DataType::C64, Op::N, Op::T, 1024, 1024, 1024};
+  const gen::Tuning weighed = tuner::heuristic_fallback(z, 132, true);
+  ASSERT_EQ(weighed.stages, 3);
+  ASSERT_EQ(weighed.ms, 64);
+  for (bool knows_async : {true, false}) {
+    const gen::Tuning run = tuner::run_after_pick(z, weighed, knows_async);
+    EXPECT_EQ(run.stages, 2);
+    EXPECT_EQ(run.ml, weighed.ml);
+    EXPECT_EQ(run.kg, weighed.kg);
+  }
+  EXPECT_EQ(tuner::run_after_pick(z, tuner::heuristic_fallback(z, 132, false), false).stages, 2);
+}
+
 // `remeasure` picks out exactly the rows dispatch lowers: the heuristic's S 2048^3 tuning, not its
 // D tuning nor an S tuning whose leading dimensions hold no vectors.
 TEST(DispatchMirror, RemeasurePicksTheRowsDispatchLowers) {
