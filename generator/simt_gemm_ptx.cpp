@@ -1046,6 +1046,11 @@ class Emitter {
       ins("@" + wrap + " mov.u32 " + oa + ", 0");
       ins("@" + wrap + " mov.u32 " + ob + ", 0");
     };
+    // Point the fragment loads at the stage being multiplied (ca / cb).
+    auto read_stage = [&] {
+      ins("add.u32 " + ra_ + ", %ra, " + ca);
+      ins("add.u32 " + rb_ + ", %rb, " + cb);
+    };
     // Refill the stage at la / lb with the next K-step tile the copies reach.
     auto refill = [&] {
       ins("add.u32 " + da + ", %a_sbase, " + la);
@@ -1063,8 +1068,7 @@ class Emitter {
       // Step 0's tile, then its first slice's fragments before the loop.
       ins("cp.async.wait_group " + num(stages - 1));
       ins("bar.sync 0");
-      ins("add.u32 " + ra_ + ", %ra, " + ca);
-      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      read_stage();
       load_f64_slice(0, 0, ra_, rb_);
       w_.label("L_k_loop");
       // Slices 1.. load into the other fragment set while the one before is multiplied; the last
@@ -1079,8 +1083,7 @@ class Emitter {
       ins("cp.async.wait_group " + num(stages - 2));
       ins("bar.sync 0");  // every warp is past this step's fragment loads: its stage is free
       refill();
-      ins("add.u32 " + ra_ + ", %ra, " + ca);
-      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      read_stage();
       load_f64_slice(0, 0, ra_, rb_);  // past K: zero-filled copies, loaded and left unused
       mma_f64_slice((slices - 1) % 2, 0);
     } else {
@@ -1088,8 +1091,7 @@ class Emitter {
       ins("cp.async.wait_group " + num(stages - 2));
       ins("bar.sync 0");
       refill();
-      ins("add.u32 " + ra_ + ", %ra, " + ca);
-      ins("add.u32 " + rb_ + ", %rb, " + cb);
+      read_stage();
       compute_tile();
       next_stage(ca, cb);
     }
@@ -1187,7 +1189,7 @@ class Emitter {
     ins("sub.s32 %kload, %kload, " + num(c_.u));
   }
 
-  // resources.hpp says where (the rule and the register prediction share it).
+  // The rule and the measurements behind it: gen::cross_step_fragments (resources.hpp).
   bool cross_step_fragments() const { return gen::cross_step_fragments(c_); }
 
   // cp.async copies operands as stored, so op C's conjugate is taken on the fragments instead.
