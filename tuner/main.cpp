@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -112,8 +113,9 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
   const auto t0 = std::chrono::steady_clock::now();
   model::Model m = tuner::train_model(rows, opt, rep);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("trained on %zu rows, held out %zu: MSE(log2 TFLOP/s) train %.4f, held-out %.4f (%.1f s)\n",
-              rep.train_rows, rep.holdout_rows, rep.train_mse, rep.holdout_mse, secs);
+  std::printf("trained on %zu rows, held out %zu: MSE(log2 TFLOP/s) train %.4f, held-out %.4f, held-out within "
+              "problems %.4f (%.1f s)\n",
+              rep.train_rows, rep.holdout_rows, rep.train_mse, rep.holdout_mse, rep.holdout_rank_mse, secs);
   const tuner::PickQuality& q = rep.holdout_pick;
   std::printf("held-out problems: the model's first of their measured configurations runs at %.3f of the best "
               "at the median, %.3f at the 10th percentile, %.3f at worst, geomean %.3f (%zu problems)\n",
@@ -135,6 +137,11 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
                 "%.3f p10 %.3f of the best measured, seed %llu",
                 rep.train_rows, rep.holdout_rows, rep.holdout_mse, q.median, q.p10,
                 static_cast<unsigned long long>(opt.seed));
+  if (opt.rank_weight > 0) {
+    const std::size_t used = std::strlen(buf);
+    std::snprintf(buf + used, sizeof buf - used, ", rank weight %g (held-out within-problem MSE %.4f)",
+                  static_cast<double>(opt.rank_weight), rep.holdout_rank_mse);
+  }
   m.trained_with = buf + members;
   model::save_model(m, out_dir);
   std::printf("wrote %s\n", out_dir.c_str());
@@ -326,6 +333,9 @@ int main(int argc, char** argv) {
   train->add_option("--members", opt.members, "networks averaged into one model (an ensemble; 1: a single network)")
       ->check(CLI::Range(1, 64));
   train->add_option("--threads", opt.threads, "members trained at once (0: one per core)")->check(CLI::NonNegativeNumber);
+  train->add_option("--rank-weight", opt.rank_weight,
+                    "batches of whole problems, loss MSE + this x the error left after each problem's mean error")
+      ->check(CLI::Range(0.0f, 100.0f));
 
   std::string trained = "trained-model", name, models_dir = "models";
   int sm = 0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -19,8 +20,10 @@ namespace {
 using model::DenseLayer;
 
 struct Rows {
-  std::vector<float> x;  // rows x features, normalised
-  std::vector<float> y;  // log2 TFLOP/s
+  std::vector<float> x;                // rows x features, normalised
+  std::vector<float> y;                // log2 TFLOP/s
+  std::vector<std::uint32_t> problem;  // each row's problem, numbered in order of first appearance
+  std::size_t problems = 0;
   std::size_t count() const { return y.size(); }
 };
 
@@ -36,7 +39,30 @@ Rows featurise(const std::vector<const Sample*>& rows, const model::Model& m) {
       x[j] = (x[j] - m.mean[static_cast<std::size_t>(j)]) / m.stddev[static_cast<std::size_t>(j)];
     r.y[i] = static_cast<float>(std::log2(*rows[i]->tflops));
   }
+  std::unordered_map<model::Problem, std::uint32_t, model::ProblemHash> ids;
+  r.problem.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    r.problem[i] = ids.emplace(rows[i]->problem, static_cast<std::uint32_t>(ids.size())).first->second;
+  r.problems = ids.size();
   return r;
+}
+
+// Each row's error less the mean error of its problem's rows in [begin, end) of idx, where a
+// problem's rows are contiguous (rank-weighted batches), or of all its rows (idx the identity).
+std::vector<float> centred_errors(const std::vector<float>& err, const Rows& data, const std::vector<std::size_t>& idx,
+                                  std::size_t begin, std::size_t end) {
+  std::unordered_map<std::uint32_t, std::pair<double, int>> sums;
+  for (std::size_t r = begin; r < end; ++r) {
+    auto& [s, n] = sums[data.problem[idx[r]]];
+    s += err[r - begin];
+    ++n;
+  }
+  std::vector<float> out(end - begin);
+  for (std::size_t r = begin; r < end; ++r) {
+    const auto& [s, n] = sums[data.problem[idx[r]]];
+    out[r - begin] = err[r - begin] - static_cast<float>(s / n);
+  }
+  return out;
 }
 
 // Adam state for one layer's parameters.
@@ -76,9 +102,10 @@ class Adam {
   std::vector<Moments> m_;
 };
 
-// One mini-batch: forward with stored activations, MSE gradient backward. Returns the batch loss.
+// One mini-batch: forward with stored activations, the loss's gradient backward (MSE, plus
+// rank_weight x the within-problem MSE). Returns the batch loss.
 double train_batch(model::Mlp& net, Adam& adam, const Rows& data, const std::vector<std::size_t>& idx,
-                   std::size_t begin, std::size_t end) {
+                   std::size_t begin, std::size_t end, float rank_weight) {
   const auto& layers = net.layers();
   const std::size_t nl = layers.size(), rows = end - begin;
   const int f = net.inputs();
@@ -101,13 +128,22 @@ double train_batch(model::Mlp& net, Adam& adam, const Rows& data, const std::vec
             li + 1 < nl ? std::max(s, 0.0f) : s;
       }
   }
-  // d loss / d output for mean squared error over the batch.
+  // d loss / d output for mean squared error over the batch. The within-problem term's gradient
+  // is its centred error alone: the centred errors of a problem sum to zero, so the mean's own
+  // derivative cancels.
   double loss = 0;
-  std::vector<float> delta(rows);
+  std::vector<float> err(rows), delta(rows);
   for (std::size_t r = 0; r < rows; ++r) {
-    const float e = acts[nl][r] - data.y[idx[begin + r]];
-    loss += static_cast<double>(e) * e;
-    delta[r] = 2.0f * e / static_cast<float>(rows);
+    err[r] = acts[nl][r] - data.y[idx[begin + r]];
+    loss += static_cast<double>(err[r]) * err[r];
+    delta[r] = 2.0f * err[r] / static_cast<float>(rows);
+  }
+  if (rank_weight > 0) {
+    const std::vector<float> c = centred_errors(err, data, idx, begin, end);
+    for (std::size_t r = 0; r < rows; ++r) {
+      loss += static_cast<double>(rank_weight) * c[r] * c[r];
+      delta[r] += rank_weight * 2.0f * c[r] / static_cast<float>(rows);
+    }
   }
   std::vector<std::vector<float>> gw(nl), gb(nl);
   for (std::size_t li = nl; li-- > 0;) {
@@ -139,13 +175,44 @@ double train_batch(model::Mlp& net, Adam& adam, const Rows& data, const std::vec
   return loss / static_cast<double>(rows);
 }
 
-double mse(const model::Mlp& net, const Rows& data) {
+// Mean squared error on data; `within` takes each problem's mean error out first.
+double mse(const model::Mlp& net, const Rows& data, bool within = false) {
   if (data.count() == 0) return 0;
-  std::vector<float> pred(data.count());
-  net.predict(data.x.data(), static_cast<int>(data.count()), pred.data());
+  std::vector<float> err(data.count());
+  net.predict(data.x.data(), static_cast<int>(data.count()), err.data());
+  for (std::size_t i = 0; i < err.size(); ++i) err[i] -= data.y[i];
+  if (within) {
+    std::vector<std::size_t> all(data.count());
+    std::iota(all.begin(), all.end(), 0);
+    err = centred_errors(err, data, all, 0, all.size());
+  }
   double s = 0;
-  for (std::size_t i = 0; i < pred.size(); ++i) s += static_cast<double>(pred[i] - data.y[i]) * (pred[i] - data.y[i]);
-  return s / static_cast<double>(pred.size());
+  for (float e : err) s += static_cast<double>(e) * e;
+  return s / static_cast<double>(err.size());
+}
+
+// The order rows are visited in one epoch, and where its batches end. Shuffled rows in batches of
+// `batch`, or (rank_weight > 0) shuffled whole problems, a batch ending after the problem that
+// brings it to at least `batch` rows.
+void epoch_order(const Rows& tr, const std::vector<std::vector<std::size_t>>& by_problem, const TrainOptions& opt,
+                 std::mt19937_64& rng, std::vector<std::size_t>& idx, std::vector<std::size_t>& ends) {
+  const std::size_t batch = static_cast<std::size_t>(std::max(1, opt.batch));
+  ends.clear();
+  if (opt.rank_weight <= 0) {
+    std::shuffle(idx.begin(), idx.end(), rng);
+    for (std::size_t b = batch; b < idx.size() + batch; b += batch) ends.push_back(std::min(idx.size(), b));
+    return;
+  }
+  std::vector<std::uint32_t> order(tr.problems);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), rng);
+  idx.clear();
+  std::size_t start = 0;
+  for (std::uint32_t p : order) {
+    idx.insert(idx.end(), by_problem[p].begin(), by_problem[p].end());
+    if (idx.size() - start >= batch) ends.push_back(start = idx.size());
+  }
+  if (start < idx.size()) ends.push_back(idx.size());
 }
 
 // One network trained from `seed`'s initial weights, mini-batches shuffled by `rng`; the
@@ -154,14 +221,18 @@ model::Mlp train_member(const std::vector<int>& widths, std::uint64_t seed, std:
                         const TrainOptions& opt, std::vector<double>& epoch_mse) {
   model::Mlp net = model::Mlp::random(widths, seed);
   Adam adam(net, opt.learning_rate);
-  std::vector<std::size_t> idx(tr.count());
+  std::vector<std::size_t> idx(tr.count()), ends;
   std::iota(idx.begin(), idx.end(), 0);
-  const std::size_t batch = static_cast<std::size_t>(std::max(1, opt.batch));
+  std::vector<std::vector<std::size_t>> by_problem(tr.problems);
+  for (std::size_t i = 0; i < tr.count(); ++i) by_problem[tr.problem[i]].push_back(i);
   epoch_mse.clear();
   for (int e = 0; e < opt.epochs; ++e) {
-    std::shuffle(idx.begin(), idx.end(), rng);
-    for (std::size_t b = 0; b < idx.size(); b += batch)
-      train_batch(net, adam, tr, idx, b, std::min(idx.size(), b + batch));
+    epoch_order(tr, by_problem, opt, rng, idx, ends);
+    std::size_t b = 0;
+    for (std::size_t end : ends) {
+      train_batch(net, adam, tr, idx, b, end, opt.rank_weight);
+      b = end;
+    }
     epoch_mse.push_back(mse(net, tr));
   }
   return net;
@@ -254,6 +325,7 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
   report.holdout_rows = ho.count();
   report.train_mse = mse(m.mlp, tr);
   report.holdout_mse = mse(m.mlp, ho);
+  report.holdout_rank_mse = mse(m.mlp, ho, true);
   report.holdout_pick = pick_quality(m, holdout);
   return m;
 }
@@ -288,6 +360,10 @@ PickQuality pick_quality(const model::Model& m, const std::vector<const Sample*>
   q.worst = ratios.front();
   q.geomean = std::exp(lg / static_cast<double>(ratios.size()));
   return q;
+}
+
+double within_problem_mse(const model::Model& m, const std::vector<const Sample*>& rows) {
+  return mse(m.mlp, featurise(rows, m), true);
 }
 
 double model_mse(const model::Model& m, const std::vector<Sample>& rows) {

@@ -1,7 +1,9 @@
 // Training the performance model: features normalised by the training rows' mean and deviation,
 // target log2 TFLOP/s, MSE loss, Adam, mini-batches shuffled by a fixed seed, single-threaded so
 // the same data and seed give the same weights bit for bit (an ensemble's members train on
-// threads, each from its own seed, so the same holds for them).
+// threads, each from its own seed, so the same holds for them). With a rank weight, batches hold
+// whole problems and the loss adds the error left after each problem's mean error is taken out:
+// dispatch only compares configurations of one problem, so their order is what must be right.
 #pragma once
 
 #include <random>
@@ -23,6 +25,8 @@ struct TrainOptions {
   double holdout = 0.2;  // fraction of problems (all their rows) kept out to report the error on
   int members = 1;       // > 1: an ensemble of this many networks (same split, own seeds), averaged
   int threads = 0;       // members trained at once (0: one per core)
+  float rank_weight = 0; // > 0: batches of whole problems, loss MSE + rank_weight x within-problem
+                         // MSE (each row's error less its problem's mean error); 0: rows shuffled
 };
 
 // Among the measured configurations of each problem, the measured speed of the one the model
@@ -35,6 +39,7 @@ struct PickQuality {
 struct TrainReport {
   std::size_t train_rows = 0, holdout_rows = 0;
   double train_mse = 0, holdout_mse = 0;  // on log2 TFLOP/s
+  double holdout_rank_mse = 0;            // held-out error less each problem's mean error
   std::vector<double> epoch_mse;          // training loss after each epoch (the first member's)
   std::vector<double> member_holdout_mse; // each member's own held-out error
   PickQuality holdout_pick;               // on the held-out problems
@@ -47,6 +52,10 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
 std::mt19937_64 member_rng(std::uint64_t seed, int k);
 
 PickQuality pick_quality(const model::Model& m, const std::vector<const Sample*>& rows);
+
+// Mean squared error of the model's log2 TFLOP/s on rows, after each problem's mean error is
+// taken out: how well the model orders one problem's configurations.
+double within_problem_mse(const model::Model& m, const std::vector<const Sample*>& rows);
 
 // Mean squared error of the model's log2 TFLOP/s on rows.
 double model_mse(const model::Model& m, const std::vector<Sample>& rows);
