@@ -3,6 +3,7 @@
 //   bench   time pending samples on the GPU -> dataset CSV (resumable, time-boxed; the kernels
 //           compiled ahead by --jit-workers processes, `jit-warm`, into the driver's JIT cache)
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
+//   score   compare models on the problems train held out (error, pick quality)
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type and layout, how many configurations are legal and survive pruning
 //   eval    on held-out shapes, the model's pick against a brute-force oracle and cuBLAS (GPU)
@@ -145,6 +146,28 @@ int cmd_train(const std::vector<std::string>& data, const tuner::TrainOptions& o
   m.trained_with = buf + members;
   model::save_model(m, out_dir);
   std::printf("wrote %s\n", out_dir.c_str());
+  return 0;
+}
+
+// Models trained on the same files, compared on the problems `train --seed S --holdout F` kept
+// out: error, error within problems, and the measured speed of each one's first pick.
+int cmd_score(const std::vector<std::string>& models, const std::vector<std::string>& data, std::uint64_t seed,
+              double fraction) {
+  std::size_t replaced = 0;
+  const std::vector<tuner::Sample> rows = tuner::latest_rows(read_all(data), replaced);
+  const std::vector<const tuner::Sample*> held = tuner::held_out_rows(rows, seed, fraction);
+  std::printf("%zu held-out rows (seed %llu, fraction %g); pick = the model's first of each problem's measured "
+              "configurations over the best\n",
+              held.size(), static_cast<unsigned long long>(seed), fraction);
+  std::printf("%-40s %8s %8s %7s %7s %7s %7s\n", "model", "MSE", "within", "median", "p10", "worst", "geomean");
+  for (const std::string& dir : models) {
+    std::string error;
+    const auto m = model::load_model(dir, error);
+    if (!m) throw std::runtime_error(dir + ": " + error);
+    const tuner::PickQuality q = tuner::pick_quality(*m, held);
+    std::printf("%-40s %8.4f %8.4f %7.3f %7.3f %7.3f %7.3f\n", dir.c_str(), tuner::model_mse(*m, held),
+                tuner::within_problem_mse(*m, held), q.median, q.p10, q.worst, q.geomean);
+  }
   return 0;
 }
 
@@ -377,6 +400,16 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 
+  std::vector<std::string> score_models, score_data;
+  std::uint64_t score_seed = 1;
+  double score_holdout = 0.2;
+  auto* score = app.add_subcommand(
+      "score", "compare models on the problems `train` held out: error and pick quality (CPU)");
+  score->add_option("--model", score_models, "trained or exported model folders")->required();
+  score->add_option("--data", score_data, "the dataset CSVs they were trained on, in train's order")->required();
+  score->add_option("--seed", score_seed, "train's --seed")->capture_default_str();
+  score->add_option("--holdout", score_holdout, "train's --holdout")->capture_default_str()->check(CLI::Range(0.0, 0.9));
+
   std::vector<std::string> remeasure_data;
   std::string remeasure_out = "samples-lowered.csv";
   auto* remeasure = app.add_subcommand(
@@ -400,6 +433,7 @@ int main(int argc, char** argv) {
     if (*bench) return tuner::run_bench(bopt) >= 0 ? 0 : 1;
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
+    if (*score) return cmd_score(score_models, score_data, score_seed, score_holdout);
     if (*exp) return cmd_export(trained, name, sm, trust_margin, trust_all_members, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;

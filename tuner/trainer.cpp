@@ -249,14 +249,20 @@ std::mt19937_64 member_rng(std::uint64_t seed, int k) {
   return std::mt19937_64(seeds);
 }
 
-model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
+namespace {
+
+std::vector<const Sample*> benchmarked(const std::vector<Sample>& rows) {
   std::vector<const Sample*> usable;
   for (const Sample& s : rows)
     if (s.tflops && *s.tflops > 0) usable.push_back(&s);
-  if (usable.empty()) throw std::invalid_argument("no benchmarked rows to train on");
-  std::mt19937_64 rng(opt.seed);
-  // Whole problems are held out (every configuration of a held-out problem), so the held-out
-  // error and ranking say how the model does on shapes it has never seen.
+  return usable;
+}
+
+// Whole problems are held out (every configuration of a held-out problem), so the held-out
+// error and ranking say how the model does on shapes it has never seen. The split is the first
+// thing drawn from `rng`, so a seed names it.
+void split_problems(const std::vector<const Sample*>& usable, double fraction, std::mt19937_64& rng,
+                    std::vector<const Sample*>& train, std::vector<const Sample*>& holdout) {
   std::vector<model::Problem> problems;  // in order of first appearance
   {
     std::unordered_set<model::Problem, model::ProblemHash> seen;
@@ -264,11 +270,27 @@ model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& op
       if (seen.insert(s->problem).second) problems.push_back(s->problem);
   }
   std::shuffle(problems.begin(), problems.end(), rng);
-  const auto held = static_cast<std::size_t>(std::floor(opt.holdout * static_cast<double>(problems.size())));
+  const auto held = static_cast<std::size_t>(std::floor(fraction * static_cast<double>(problems.size())));
   std::unordered_set<model::Problem, model::ProblemHash> held_out(problems.begin(),
                                                                   problems.begin() + static_cast<std::ptrdiff_t>(held));
-  std::vector<const Sample*> holdout, train;
   for (const Sample* s : usable) (held_out.count(s->problem) ? holdout : train).push_back(s);
+}
+
+}  // namespace
+
+std::vector<const Sample*> held_out_rows(const std::vector<Sample>& rows, std::uint64_t seed, double fraction) {
+  std::mt19937_64 rng(seed);
+  std::vector<const Sample*> train, holdout;
+  split_problems(benchmarked(rows), fraction, rng, train, holdout);
+  return holdout;
+}
+
+model::Model train_model(const std::vector<Sample>& rows, const TrainOptions& opt, TrainReport& report) {
+  const std::vector<const Sample*> usable = benchmarked(rows);
+  if (usable.empty()) throw std::invalid_argument("no benchmarked rows to train on");
+  std::mt19937_64 rng(opt.seed);
+  std::vector<const Sample*> holdout, train;
+  split_problems(usable, opt.holdout, rng, train, holdout);
   std::shuffle(train.begin(), train.end(), rng);
   if (train.empty()) throw std::invalid_argument("holdout leaves no rows to train on");
 
@@ -366,11 +388,8 @@ double within_problem_mse(const model::Model& m, const std::vector<const Sample*
   return mse(m.mlp, featurise(rows, m), true);
 }
 
-double model_mse(const model::Model& m, const std::vector<Sample>& rows) {
-  std::vector<const Sample*> usable;
-  for (const Sample& s : rows)
-    if (s.tflops && *s.tflops > 0) usable.push_back(&s);
-  return mse(m.mlp, featurise(usable, m));
-}
+double model_mse(const model::Model& m, const std::vector<const Sample*>& rows) { return mse(m.mlp, featurise(rows, m)); }
+
+double model_mse(const model::Model& m, const std::vector<Sample>& rows) { return model_mse(m, benchmarked(rows)); }
 
 }  // namespace ptxblas::tuner

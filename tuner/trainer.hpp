@@ -59,5 +59,10 @@ double within_problem_mse(const model::Model& m, const std::vector<const Sample*
 
 // Mean squared error of the model's log2 TFLOP/s on rows.
 double model_mse(const model::Model& m, const std::vector<Sample>& rows);
+double model_mse(const model::Model& m, const std::vector<const Sample*>& rows);
+
+// The benchmarked rows train_model holds out for this seed and fraction (whole problems), so
+// models trained on the same files can be compared on the same unseen problems.
+std::vector<const Sample*> held_out_rows(const std::vector<Sample>& rows, std::uint64_t seed, double fraction);
 
 }  // namespace ptxblas::tuner

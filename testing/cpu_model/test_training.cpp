@@ -106,6 +106,21 @@ TEST(Training, RankWeightLearnsTheOrderWithinAProblem) {
   EXPECT_NE(mp.mlp.layers()[0].w, mr.mlp.layers()[0].w);
 }
 
+// `ptxblas-tune score` compares models on the rows train held out: the same rows, the same numbers.
+TEST(Training, HeldOutRowsAreTrainsOwn) {
+  const auto rows = offset_problems(120, 6, 8);
+  tuner::TrainReport rep;
+  const model::Model m = tuner::train_model(rows, small_options(7), rep);
+  const auto held = tuner::held_out_rows(rows, 7, small_options(7).holdout);
+  ASSERT_EQ(held.size(), rep.holdout_rows);
+  EXPECT_NEAR(tuner::model_mse(m, held), rep.holdout_mse, 1e-9);
+  EXPECT_NEAR(tuner::within_problem_mse(m, held), rep.holdout_rank_mse, 1e-9);
+  const tuner::PickQuality q = tuner::pick_quality(m, held);
+  EXPECT_EQ(q.problems, rep.holdout_pick.problems);
+  EXPECT_EQ(q.geomean, rep.holdout_pick.geomean);
+  EXPECT_NE(tuner::held_out_rows(rows, 8, 0.2), held);  // another seed, other problems
+}
+
 TEST(Training, NeedsBenchmarkedRows) {
   auto rows = synthetic_dataset(10, 1);
   for (auto& r : rows) r.tflops.reset();
