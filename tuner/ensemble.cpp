@@ -1,5 +1,6 @@
 #include "ensemble.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ptxblas::tuner {
@@ -44,6 +45,26 @@ model::Mlp ensemble_of(const std::vector<model::Mlp>& members) {
     layers.push_back(std::move(l));
   }
   return model::Mlp(std::move(layers));
+}
+
+model::Model merge_models(const std::vector<model::Model>& models) {
+  if (models.empty()) throw std::invalid_argument("nothing to merge");
+  const model::Model& first = models.front();
+  model::Model out = first;
+  std::vector<model::Mlp> members;
+  out.trained_with = "merge of " + std::to_string(models.size()) + " models:";
+  for (const model::Model& m : models) {
+    // The same inputs: each network saw features normalised the same way.
+    if (m.mean != first.mean || m.stddev != first.stddev || m.device_key != first.device_key)
+      throw std::invalid_argument("models to merge must be trained on the same rows for one device");
+    for (int k = 0; k < m.members; ++k) members.push_back(m.members == 1 ? m.mlp : m.mlp.member(m.members, k));
+    out.max_flops = std::max(out.max_flops, m.max_flops);
+    out.max_stages = std::max(out.max_stages, m.max_stages);
+    out.trained_with += " [" + m.trained_with + "]";
+  }
+  out.mlp = ensemble_of(members);
+  out.members = static_cast<int>(members.size());
+  return out;
 }
 
 }  // namespace ptxblas::tuner

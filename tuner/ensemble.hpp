@@ -8,10 +8,17 @@
 #include <vector>
 
 #include "mlp.hpp"
+#include "model_file.hpp"
 
 namespace ptxblas::tuner {
 
 // Members must be dense and of equal widths, ending in one output. Throws std::invalid_argument.
 model::Mlp ensemble_of(const std::vector<model::Mlp>& members);
+
+// Models trained on the same rows (one normalisation, one feature list, one device key), possibly
+// with different losses or seeds, as one ensemble of all their members: its prediction is the
+// mean of theirs weighted by their member counts. The training record lists theirs; the limits
+// (max_flops, max_stages) are the widest. Throws std::invalid_argument on a mismatch.
+model::Model merge_models(const std::vector<model::Model>& models);
 
 }  // namespace ptxblas::tuner

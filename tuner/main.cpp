@@ -4,6 +4,7 @@
 //           compiled ahead by --jit-workers processes, `jit-warm`, into the driver's JIT cache)
 //   train   fit the MLP on benchmarked rows, report the held-out error -> model folder
 //   score   compare models on the problems train held out (error, pick quality)
+//   merge   models trained on the same rows as one ensemble of all their members
 //   export  check a trained model and install it as models/<device key>/
 //   space   print, per type and layout, how many configurations are legal and survive pruning
 //   eval    on held-out shapes, the model's pick against a brute-force oracle and cuBLAS (GPU)
@@ -35,6 +36,7 @@
 #include "sampler.hpp"
 #include "resources.hpp"
 #include "tile_catalog.hpp"
+#include "ensemble.hpp"
 #include "trainer.hpp"
 
 namespace fs = std::filesystem;
@@ -168,6 +170,20 @@ int cmd_score(const std::vector<std::string>& models, const std::vector<std::str
     std::printf("%-40s %8.4f %8.4f %7.3f %7.3f %7.3f %7.3f\n", dir.c_str(), tuner::model_mse(*m, held),
                 tuner::within_problem_mse(*m, held), q.median, q.p10, q.worst, q.geomean);
   }
+  return 0;
+}
+
+int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  std::vector<model::Model> models;
+  for (const std::string& dir : dirs) {
+    std::string error;
+    auto m = model::load_model(dir, error);
+    if (!m) throw std::runtime_error(error);
+    models.push_back(std::move(*m));
+  }
+  const model::Model merged = tuner::merge_models(models);
+  model::save_model(merged, out_dir);
+  std::printf("wrote %s: %d members\n", out_dir.c_str(), merged.members);
   return 0;
 }
 
@@ -410,6 +426,13 @@ int main(int argc, char** argv) {
   score->add_option("--seed", score_seed, "train's --seed")->capture_default_str();
   score->add_option("--holdout", score_holdout, "train's --holdout")->capture_default_str()->check(CLI::Range(0.0, 0.9));
 
+  std::vector<std::string> merge_dirs;
+  std::string merge_out = "merged-model";
+  auto* merge = app.add_subcommand(
+      "merge", "models trained on the same rows (other losses or seeds) as one ensemble of all their members (CPU)");
+  merge->add_option("--model", merge_dirs, "trained or exported model folders")->required();
+  merge->add_option("--out", merge_out, "folder for the merged model (then `export` it)")->capture_default_str();
+
   std::vector<std::string> remeasure_data;
   std::string remeasure_out = "samples-lowered.csv";
   auto* remeasure = app.add_subcommand(
@@ -434,6 +457,7 @@ int main(int argc, char** argv) {
     if (*warm) return tuner::run_jit_warm(warm_samples, shard, shards) >= 0 ? 0 : 1;
     if (*train) return cmd_train(data, opt, model_out);
     if (*score) return cmd_score(score_models, score_data, score_seed, score_holdout);
+    if (*merge) return cmd_merge(merge_dirs, merge_out);
     if (*exp) return cmd_export(trained, name, sm, trust_margin, trust_all_members, models_dir);
     if (*space) return cmd_space();
     if (*eval) return tuner::run_eval(eopt) > 0 ? 0 : 1;

@@ -114,6 +114,35 @@ TEST(Ensemble, MembersComeBackOutUpToAConstant) {
   EXPECT_THROW(Mlp::random({13, 24, 16, 1}, 1).member(3, 0), std::invalid_argument);  // never folded
 }
 
+// Two models of one normalisation merge into one ensemble whose prediction is theirs weighted by
+// member count (a 3-member fold and a single network: 3/4 and 1/4), the limits the widest.
+TEST(Ensemble, MergedModelsPredictTheirMemberWeightedMean) {
+  model::Model a, b;
+  std::vector<Mlp> three;
+  for (std::uint64_t s = 1; s <= 3; ++s) three.push_back(Mlp::random({13, 24, 16, 1}, s));
+  a.mlp = tuner::ensemble_of(three);
+  a.members = 3;
+  b.mlp = Mlp::random({13, 24, 16, 1}, 7);
+  b.mlp.layers().back().b[0] = 2.5f;
+  for (model::Model* m : {&a, &b}) {
+    m->device_key = "x-sm90";
+    m->mean.assign(13, 0.5f);
+    m->stddev.assign(13, 2.0f);
+  }
+  a.max_flops = 1e9, b.max_flops = 1e12, a.max_stages = 4, b.max_stages = 2;
+  const model::Model m = tuner::merge_models({a, b});
+  EXPECT_EQ(m.members, 4);
+  EXPECT_EQ(m.max_flops, 1e12);
+  EXPECT_EQ(m.max_stages, 4);
+  const std::vector<float> x = inputs(29, 13, 5);
+  const std::vector<float> got = predict(m.mlp, x, 29), pa = predict(a.mlp, x, 29), pb = predict(b.mlp, x, 29);
+  for (std::size_t r = 0; r < got.size(); ++r) ASSERT_NEAR(got[r], 0.75f * pa[r] + 0.25f * pb[r], 1e-4) << "row " << r;
+  model::Model other = b;
+  other.stddev[3] = 1.0f;  // another normalisation: other training rows
+  EXPECT_THROW(tuner::merge_models({a, other}), std::invalid_argument);
+  EXPECT_THROW(tuner::merge_models({}), std::invalid_argument);
+}
+
 // Members scoring a_k log2(ml) (one hidden unit, kept positive by its bias): their mean is
 // (mean a) log2(ml) plus a constant.
 model::Model scores_ml(const std::vector<float>& a) {
