@@ -43,7 +43,9 @@
 # Environment: BUILD_DIR (build), SEED (7), R1_COUNT (30000), R2_COUNT (24000), R3_COUNT (12000), R4_COUNT (16000),
 # R5_COUNT (10000), R6_COUNT (12000), R7_COUNT (10000), R8_COUNT (12000), R9_COUNT (12000),
 # MEMBERS (5: networks in the ensemble `train` makes; 1: a single network),
-# TRUST_MARGIN (0.1, written by export; 0.5 suits a single network).
+# TRUST_MARGIN (0.1, written by export; 0.5 suits a single network), RANK_WEIGHT (0: plain MSE;
+# 16 adds the within-problem error, perf notes §100). §101's candidate (not bundled) is
+# `RANK_WEIGHT=16 ... train 8`, then `ptxblas-tune merge` with the bundled model and `export`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${BUILD_DIR:-build}/bin/ptxblas-tune
@@ -58,7 +60,7 @@ else
 fi
 key=$(echo "$name" | tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9]+/-/g; s/^-|-$//g')-sm$cc
 echo "device: $name (sm_$cc), key $key"
-train=(--hidden 32 64 32 --epochs 300 --batch 32 --members "${MEMBERS:-5}")
+train=(--hidden 32 64 32 --epochs 300 --batch 32 --members "${MEMBERS:-5}" --rank-weight "${RANK_WEIGHT:-0}")
 
 round=${2:-}
 [[ "$round" =~ ^[1-9][0-9]*$ || "${1:-}" == eval || "${1:-}" == bench-lowered ]] ||
