@@ -47,16 +47,21 @@ namespace {
 constexpr gen::DataType kTypes[] = {gen::DataType::F32, gen::DataType::F64, gen::DataType::C32,
                                     gen::DataType::C64, gen::DataType::F16, gen::DataType::BF16};
 
+// A model folder, or a std::runtime_error with load_model's one-line reason (it names the file).
+model::Model load_or_throw(const std::string& dir) {
+  std::string error;
+  std::optional<model::Model> m = model::load_model(dir, error);
+  if (!m) throw std::runtime_error(error);
+  return std::move(*m);
+}
+
 int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string& device, const tuner::ConfigMix& mix,
                int sms, double min_gflop, const std::string& types, const std::string& model_dir,
                const std::string& out_path) {
   std::mt19937_64 rng(seed);
   std::unique_ptr<model::Picker> picker;
   if (!model_dir.empty()) {
-    std::string error;
-    std::optional<model::Model> m = model::load_model(model_dir, error);
-    if (!m) throw std::runtime_error(error);
-    picker = std::make_unique<model::Picker>(std::move(*m));
+    picker = std::make_unique<model::Picker>(load_or_throw(model_dir));
   }
   std::ofstream out(out_path);
   if (!out) throw std::runtime_error("cannot write " + out_path);
@@ -163,24 +168,17 @@ int cmd_score(const std::vector<std::string>& models, const std::vector<std::str
               held.size(), static_cast<unsigned long long>(seed), fraction);
   std::printf("%-40s %8s %8s %7s %7s %7s %7s\n", "model", "MSE", "within", "median", "p10", "worst", "geomean");
   for (const std::string& dir : models) {
-    std::string error;
-    const auto m = model::load_model(dir, error);
-    if (!m) throw std::runtime_error(dir + ": " + error);
-    const tuner::PickQuality q = tuner::pick_quality(*m, held);
-    std::printf("%-40s %8.4f %8.4f %7.3f %7.3f %7.3f %7.3f\n", dir.c_str(), tuner::model_mse(*m, held),
-                tuner::within_problem_mse(*m, held), q.median, q.p10, q.worst, q.geomean);
+    const model::Model m = load_or_throw(dir);
+    const tuner::PickQuality q = tuner::pick_quality(m, held);
+    std::printf("%-40s %8.4f %8.4f %7.3f %7.3f %7.3f %7.3f\n", dir.c_str(), tuner::model_mse(m, held),
+                tuner::within_problem_mse(m, held), q.median, q.p10, q.worst, q.geomean);
   }
   return 0;
 }
 
 int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir) {
   std::vector<model::Model> models;
-  for (const std::string& dir : dirs) {
-    std::string error;
-    auto m = model::load_model(dir, error);
-    if (!m) throw std::runtime_error(error);
-    models.push_back(std::move(*m));
-  }
+  for (const std::string& dir : dirs) models.push_back(load_or_throw(dir));
   const model::Model merged = tuner::merge_models(models);
   model::save_model(merged, out_dir);
   std::printf("wrote %s: %d members\n", out_dir.c_str(), merged.members);
@@ -189,16 +187,14 @@ int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir) 
 
 int cmd_export(const std::string& trained, const std::string& name, int sm, float trust_margin,
                bool trust_all_members, const std::string& models_dir) {
-  std::string error;
-  auto m = model::load_model(trained, error);
-  if (!m) throw std::runtime_error(error);
-  m->trust_margin = trust_margin;
-  m->trust_all_members = trust_all_members && m->members > 1;
-  m->device_name = name;
-  m->sm = sm;
-  m->device_key = model::device_key(name, sm);
-  const fs::path dir = fs::path(models_dir) / m->device_key;
-  model::save_model(*m, dir);
+  model::Model m = load_or_throw(trained);
+  m.trust_margin = trust_margin;
+  m.trust_all_members = trust_all_members && m.members > 1;
+  m.device_name = name;
+  m.sm = sm;
+  m.device_key = model::device_key(name, sm);
+  const fs::path dir = fs::path(models_dir) / m.device_key;
+  model::save_model(m, dir);
   std::printf("installed %s\n", dir.string().c_str());
   return 0;
 }
@@ -257,10 +253,7 @@ int cmd_remeasure(const std::vector<std::string>& data, const std::string& out_p
 // The model's choice for each shape, with its predicted speed and the host time a first pick
 // takes (space enumeration excluded: it is done once per type). CPU only.
 int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int top, int sms) {
-  std::string error;
-  std::optional<model::Model> m = model::load_model(model_dir, error);
-  if (!m) throw std::runtime_error(error);
-  model::Picker picker(std::move(*m));
+  model::Picker picker(load_or_throw(model_dir));
   std::ifstream in(shapes_path);
   if (!in) throw std::runtime_error("cannot read " + shapes_path);
   std::printf("%-4s %-24s %-40s %9s %8s %9s\n", "type", "shape", "model's pick", "pred TF/s", "scored", "pick ms");

@@ -47,8 +47,7 @@ Rows featurise(const std::vector<const Sample*>& rows, const model::Model& m) {
   return r;
 }
 
-// Each row's error less the mean error of its problem's rows in [begin, end) of idx, where a
-// problem's rows are contiguous (rank-weighted batches), or of all its rows (idx the identity).
+// For the rows idx[begin, end): each one's error less the mean error of those of its problem.
 std::vector<float> centred_errors(const std::vector<float>& err, const Rows& data, const std::vector<std::size_t>& idx,
                                   std::size_t begin, std::size_t end) {
   std::unordered_map<std::uint32_t, std::pair<double, int>> sums;
