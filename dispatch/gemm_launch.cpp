@@ -16,6 +16,7 @@
 #include "decision_store.hpp"
 #include "first_sight.hpp"
 #include "async_stages.hpp"
+#include "model_choice.hpp"
 #include "model_registry.hpp"
 #include "plan_cache.hpp"
 #include "plan_launch.hpp"
@@ -451,7 +452,7 @@ Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
       }
     }
   }
-  gen::Tuning choice = picker.pick(problem, fallback);
+  gen::Tuning choice = model_choice(picker, problem, heuristic);
   if (call.band != gen::kBandNone) choice = band_choice(call, picker, problem, choice);
   return choice == fallback ? heuristic : plan_of(call, choice);
 }

@@ -1,6 +1,7 @@
 #include "dispatch_mirror.hpp"
 
 #include "async_stages.hpp"
+#include "model_choice.hpp"
 #include "kernel_config.hpp"
 
 namespace ptxblas::tuner {
@@ -39,6 +40,12 @@ bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t) {
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered) {
   const dispatch::Plan plan = dispatch::plan_gemm(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, multiprocessors);
   return dispatch::tuning_of(lowered ? dispatch::with_async_stages(plan) : plan);
+}
+
+gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, int multiprocessors) {
+  const gen::Tuning fallback = heuristic_fallback(p, multiprocessors, knows_async(picker));
+  return dispatch::model_choice(
+      picker, p, dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, fallback));
 }
 
 gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async) {

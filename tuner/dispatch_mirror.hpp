@@ -34,6 +34,10 @@ bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered);
 inline bool knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
 
+// The model's choice as dispatch makes it (model_plan, dispatch::model_choice): its pick, or the
+// heuristic's plan (heuristic_fallback's tuning). Then run_after_pick gives what runs.
+gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, int multiprocessors);
+
 // What dispatch runs after a model chose `choice` (model_plan, fresh_plan, then run_gemm): a model
 // that never measured cp.async stages has its pick lowered to them afterwards, like the
 // heuristic's plan; Z's 64x64x8 tile of 64x16 warp tiles then runs in two register stages

@@ -131,7 +131,7 @@ long run_eval(const EvalOptions& opt) {
     };
     for (auto& pk : pickers) {
       const bool async = knows_async(*pk);
-      sc.runs.push_back(index_of(run_after_pick(p, pk->pick(p, heuristic_fallback(p, sms, async)), async)));
+      sc.runs.push_back(index_of(run_after_pick(p, model_choice(*pk, p, sms), async)));
     }
     for (const gen::Tuning& t : rest) index_of(t);
     sc.heuristic = index_of(heuristic);

@@ -183,7 +183,7 @@ gen::Tuning Picker::pick(const Problem& p) {
   return choice;
 }
 
-gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
+gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback, float fallback_gain) {
   {
     std::shared_lock lock(mutex_);
     if (auto it = guarded_.find(p); it != guarded_.end()) return it->second;
@@ -192,10 +192,10 @@ gen::Tuning Picker::pick(const Problem& p, const gen::Tuning& fallback) {
   gen::Tuning choice = best;
   if (!(best == fallback)) {
     const std::vector<float> s = score(p, {best, fallback});
-    if (s[0] < s[1] + model_.trust_margin) choice = fallback;
+    if (s[0] < s[1] + fallback_gain + model_.trust_margin) choice = fallback;
     for (std::size_t k = 0; model_.trust_all_members && choice == best && k < members_.size(); ++k) {
       const std::vector<float> sk = predict_with(members_[k], p, {best, fallback});
-      if (!(sk[0] > sk[1])) choice = fallback;
+      if (!(sk[0] > sk[1] + fallback_gain)) choice = fallback;
     }
   }
   std::unique_lock lock(mutex_);

@@ -40,10 +40,11 @@ class Picker {
   gen::Tuning pick(const Problem& p);
 
   // The model's best candidate when it predicts it at least the model's trust_margin (log2)
-  // faster than `fallback` (the heuristic's plan), and, with trust_all_members, every member of
-  // the ensemble predicts it faster too; else `fallback`: where the model cannot tell them apart
-  // (its held-out error is ~0.25 in log2) the known choice stays. Cached per problem.
-  gen::Tuning pick(const Problem& p, const gen::Tuning& fallback);
+  // faster than `fallback` (the heuristic's plan) with `fallback_gain` (log2) added to the
+  // fallback's prediction, and, with trust_all_members, every member of the ensemble predicts it
+  // faster too; else `fallback`: where the model cannot tell them apart (its held-out error is
+  // ~0.25 in log2) the known choice stays. Cached per problem (callers pass one gain per problem).
+  gen::Tuning pick(const Problem& p, const gen::Tuning& fallback, float fallback_gain = 0);
 
   // The model's k best candidates for p, best first (no cache; fewer when fewer fit). An
   // ensemble's screen keeps max(kScreened, k) of its first member's best.

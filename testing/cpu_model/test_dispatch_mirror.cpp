@@ -3,7 +3,11 @@
 // cp.async stages for a model that measured them, and an older model's pick lowered afterwards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "async_stages.hpp"
+#include "model_choice.hpp"
 #include "dataset.hpp"
 #include "dispatch_mirror.hpp"
 
@@ -68,6 +72,47 @@ TEST(DispatchMirror, ZsDeepWarpTilesRunInRegisterStagesAfterThePick) {
     EXPECT_EQ(run.kg, weighed.kg);
   }
   EXPECT_EQ(tuner::run_after_pick(z, tuner::heuristic_fallback(z, 132, false), false).stages, 2);
+}
+
+// A linear model that scores `per_stage` x the stage count and nothing else (4 stages measured):
+// its pick is a four-stage tuning, never lowered.
+model::Model scores_stages(float per_stage, float trust_margin) {
+  const int f = model::feature_count();
+  model::Model m;
+  m.mean.assign(static_cast<std::size_t>(f), 0.0f);
+  m.stddev.assign(static_cast<std::size_t>(f), 1.0f);
+  model::DenseLayer l{f, 1, std::vector<float>(static_cast<std::size_t>(f), 0.0f), {0.0f}};
+  const std::vector<std::string>& names = model::feature_names();
+  l.w[static_cast<std::size_t>(std::find(names.begin(), names.end(), "stages") - names.begin())] = per_stage;
+  m.mlp = model::Mlp({l});
+  m.max_stages = 4;
+  m.trust_margin = trust_margin;
+  return m;
+}
+
+// S linpack-2048 (perf notes §102): the heuristic's unsplit plan is weighed as the three cp.async
+// stages it runs in, plus lowering_gain; a split or an f64 plan is not lowered and gains nothing.
+TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
+  const model::Problem s{DataType::F32, Op::N, Op::T, 2048, 2048, 2048};
+  const dispatch::Plan plan = heuristic_plan(s);
+  ASSERT_EQ(plan.kg, 1);
+  ASSERT_EQ(plan.config.stages, 2);
+  EXPECT_NEAR(dispatch::lowering_gain(plan), std::log2(1.09f), 1e-3f);
+  dispatch::Plan split = plan;
+  split.kg = 4;
+  EXPECT_EQ(dispatch::lowering_gain(split), 0.f);
+  const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
+  EXPECT_EQ(dispatch::lowering_gain(heuristic_plan(d)), 0.f);
+  // The pick (4 stages) is 2 x 0.2 above the plan as planned, 0.2 above it weighed (3 stages):
+  // with the gain, 0.2 < 0.124 + 0.1 keeps the plan; with no margin, 0.2 > 0.124 takes the pick.
+  model::Picker wary(scores_stages(0.2f, 0.1f)), bold(scores_stages(0.2f, 0.0f));
+  EXPECT_EQ(dispatch::model_choice(wary, s, plan), dispatch::tuning_of(plan));
+  const gen::Tuning taken = dispatch::model_choice(bold, s, plan);
+  EXPECT_EQ(taken.stages, 4);
+  EXPECT_EQ(taken, bold.pick(s));
+  // The tuner's mirror makes the same choice from the same heuristic.
+  model::Picker wary2(scores_stages(0.2f, 0.1f));
+  EXPECT_EQ(tuner::model_choice(wary2, s, 132), dispatch::tuning_of(plan));
 }
 
 // `remeasure` picks out exactly the rows dispatch lowers: the heuristic's S 2048^3 tuning, not its

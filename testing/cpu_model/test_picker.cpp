@@ -105,6 +105,21 @@ TEST(Picker, KeepsTheFallbackUnlessClearlyBeaten) {
   EXPECT_EQ(c.pick(p, *small), *small);
 }
 
+// A gain for the fallback (dispatch's lowering_gain) counts on its side of the trust margin.
+TEST(Picker, FallbackGainCountsForTheFallback) {
+  const model::Problem p{gen::DataType::F32, gen::Op::N, gen::Op::T, 3000, 2000, 500};
+  model::Picker probe(scores_ml());
+  const gen::Tuning best = probe.pick(p);
+  const gen::Tuning* half = nullptr;  // ml = 128: predicted 1 log2 unit slower
+  for (const gen::Tuning& t : probe.space(p.data))
+    if (!half && model::candidate_fits(p, t) && t.ml == 128) half = &t;
+  ASSERT_TRUE(half);
+  model::Picker a(scores_ml()), b(scores_ml()), c(scores_ml());
+  EXPECT_EQ(a.pick(p, *half), best);          // 1 > 0 + 0.15
+  EXPECT_EQ(b.pick(p, *half, 0.9f), *half);   // 1 < 0.9 + 0.15
+  EXPECT_EQ(c.pick(p, *half, 0.8f), best);    // 1 > 0.8 + 0.15
+}
+
 // The space offers only the stage counts the model's rows measured; training records the most.
 TEST(Picker, OffersOnlyTheStagesItMeasured) {
   const std::vector<tuner::Sample> rows = synthetic_dataset(2000, 4);

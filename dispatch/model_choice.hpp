@@ -1,0 +1,24 @@
+// The model's pick against the heuristic's plan, each weighed in the form dispatch runs it. The
+// model was trained on tunings as planned; dispatch lowers unsplit register-staged f32 SIMT plans
+// to cp.async stages with 16-byte vector copies where the call's alignment allows
+// (with_f32_vector_stages), which the model never measured.
+#pragma once
+
+#include "gemm_call.hpp"
+#include "picker.hpp"
+
+namespace ptxblas::dispatch {
+
+// log2 of how much faster than its tuning's measurement dispatch runs plan p: 0.124 (x1.09, the
+// median over the 1332 tuning rows that were timed both ways, perf notes §86) where
+// with_f32_vector_stages lowers it, else 0.
+float lowering_gain(const Plan& p);
+
+// The tuning dispatch runs for problem p given the heuristic's plan: the model's pick where it is
+// predicted trust_margin faster than the heuristic's plan, that plan scored as its cp.async form
+// (the nearest tuning the model measured) and both given their lowering_gain; else the heuristic
+// plan's own tuning. Without the lowering, S linpack-2048's unsplit 128x128 plan was predicted
+// 1.11x slower than a K split that ran 0.84x of it (report 989d10b9).
+gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, const Plan& heuristic);
+
+}  // namespace ptxblas::dispatch
