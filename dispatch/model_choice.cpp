@@ -11,12 +11,10 @@ float lowering_gain(const Plan& p) {
 
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, const Plan& heuristic) {
   const gen::Tuning own = tuning_of(heuristic);
-  const gen::Tuning weighed = tuning_of(with_f32_vector_stages(heuristic));
   const gen::Tuning best = picker.pick(p);
   const float gain =
       lowering_gain(heuristic) - lowering_gain(plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, best));
-  const gen::Tuning choice = picker.pick(p, weighed, gain);
-  return choice == weighed ? own : choice;
+  return picker.pick(p, own, gain);
 }
 
 }  // namespace ptxblas::dispatch

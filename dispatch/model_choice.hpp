@@ -10,15 +10,14 @@
 namespace ptxblas::dispatch {
 
 // log2 of how much faster than its tuning's measurement dispatch runs plan p: 0.124 (x1.09, the
-// median over the 1332 tuning rows that were timed both ways, perf notes §86) where
-// with_f32_vector_stages lowers it, else 0.
+// median over the 1332 tuning rows that were timed both ways, as planned and lowered, perf notes
+// §86) where with_f32_vector_stages lowers it, else 0.
 float lowering_gain(const Plan& p);
 
 // The tuning dispatch runs for problem p given the heuristic's plan: the model's pick where it is
-// predicted trust_margin faster than the heuristic's plan, that plan scored as its cp.async form
-// (the nearest tuning the model measured) and both given their lowering_gain; else the heuristic
-// plan's own tuning. Without the lowering, S linpack-2048's unsplit 128x128 plan was predicted
-// 1.11x slower than a K split that ran 0.84x of it (report 989d10b9).
+// predicted trust_margin faster than the heuristic's plan, each given its lowering_gain; else the
+// heuristic plan's own tuning. Without the gain, S linpack-2048's unsplit 128x128 plan was
+// predicted 1.11x slower than a K split that ran 0.79x of it (report 989d10b9).
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, const Plan& heuristic);
 
 }  // namespace ptxblas::dispatch

@@ -23,13 +23,13 @@
 #include <random>
 #include <thread>
 
-#include "async_stages.hpp"
 #include "bench_runner.hpp"
 #include "eval_candidates.hpp"
 #include "mma_grid.hpp"
 #include "model_eval.hpp"
 #include "dataset.hpp"
 #include "dispatch_mirror.hpp"
+#include "model_choice.hpp"
 #include "model_file.hpp"
 #include "picker.hpp"
 #include "problem_configs.hpp"
@@ -284,11 +284,11 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     // also has narrow and skinny plans and a size limit (max_flops) this does not show.
     const gen::Tuning h = tuner::heuristic_fallback(p, sms, tuner::knows_async(picker));
     const gen::Tuning chosen = tuner::model_choice(picker, p, sms);
-    const gen::Tuning w = dispatch::tuning_of(
-        dispatch::with_f32_vector_stages(dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, h)));
-    const std::string weighed = w == h ? "" : " (weighed as " + gen::tuning_name(base, w) + ")";
+    const float gain = dispatch::lowering_gain(dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, h));
+    char lowered[64] = "";
+    if (gain > 0) std::snprintf(lowered, sizeof lowered, " (runs lowered: +%.3f log2)", static_cast<double>(gain));
     std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan%s: %s\n", "", "", gen::tuning_name(base, h).c_str(),
-                std::exp2(picker.score(p, {w})[0]), weighed.c_str(),
+                std::exp2(picker.score(p, {h})[0]), lowered,
                 chosen == h ? "kept (the pick is not trust_margin faster)" : "replaced by the pick");
   }
   return 0;

@@ -90,8 +90,8 @@ model::Model scores_stages(float per_stage, float trust_margin) {
   return m;
 }
 
-// S linpack-2048 (perf notes §102): the heuristic's unsplit plan is weighed as the three cp.async
-// stages it runs in, plus lowering_gain; a split or an f64 plan is not lowered and gains nothing.
+// S linpack-2048 (perf notes §102): the heuristic's unsplit plan, which dispatch runs lowered,
+// is weighed with lowering_gain; a split or an f64 plan is not lowered and gains nothing.
 TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   const model::Problem s{DataType::F32, Op::N, Op::T, 2048, 2048, 2048};
   const dispatch::Plan plan = heuristic_plan(s);
@@ -103,15 +103,18 @@ TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   EXPECT_EQ(dispatch::lowering_gain(split), 0.f);
   const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
   EXPECT_EQ(dispatch::lowering_gain(heuristic_plan(d)), 0.f);
-  // The pick (4 stages) is 2 x 0.2 above the plan as planned, 0.2 above it weighed (3 stages):
-  // with the gain, 0.2 < 0.124 + 0.1 keeps the plan; with no margin, 0.2 > 0.124 takes the pick.
-  model::Picker wary(scores_stages(0.2f, 0.1f)), bold(scores_stages(0.2f, 0.0f));
+  // The pick (4 stages, not lowered) is predicted 2 x 0.1 above the plan (2 stages): with the
+  // gain, 0.2 < 0.124 + 0.1 keeps the plan; with no margin, 0.2 > 0.124 takes the pick.
+  model::Picker wary(scores_stages(0.1f, 0.1f)), bold(scores_stages(0.1f, 0.0f));
   EXPECT_EQ(dispatch::model_choice(wary, s, plan), dispatch::tuning_of(plan));
   const gen::Tuning taken = dispatch::model_choice(bold, s, plan);
   EXPECT_EQ(taken.stages, 4);
   EXPECT_EQ(taken, bold.pick(s));
+  // Without the gain the wary picker would take the pick (0.2 > 0.1).
+  model::Picker plain(scores_stages(0.1f, 0.1f));
+  EXPECT_EQ(plain.pick(s, dispatch::tuning_of(plan)), taken);
   // The tuner's mirror makes the same choice from the same heuristic.
-  model::Picker wary2(scores_stages(0.2f, 0.1f));
+  model::Picker wary2(scores_stages(0.1f, 0.1f));
   EXPECT_EQ(tuner::model_choice(wary2, s, 132), dispatch::tuning_of(plan));
 }
 
