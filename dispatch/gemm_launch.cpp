@@ -21,6 +21,7 @@
 #include "plan_cache.hpp"
 #include "plan_launch.hpp"
 #include "tile_counts.hpp"
+#include "untimed_plan.hpp"
 #include "workspace_pool.hpp"
 #include "simt_gemm_ptx.hpp"
 #include "wgmma_plan.hpp"
@@ -367,125 +368,49 @@ Outcome launch_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
 namespace {
 thread_local std::optional<ForcedTile> t_forced;
 
-Plan plan_of(const GemmCall& call, const gen::Tuning& t) {
-  return plan_from_tuning(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t);
-}
-
-bool model_knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
-
-// With a model: the heuristic's plan unless the model trusts its own pick more (Picker::pick);
+// With a model: the heuristic's plan unless the model trusts its own pick more (model_choice);
 // with dispatch.benchmark_top_k = k > 0, a new shape's first call times both and the model's
 // k favourites instead, and that measured choice is kept (in memory and on disk).
-
-// The share of a banded step's K work a tile leaves (1: it skips nothing). Each block row (A band)
-// or column (B band) of the tile sums only the K range its rows or columns of the triangle reach,
-// so a tile spanning the whole band dimension skips nothing (kernel_abi.hpp kBand*).
-double band_work(const GemmCall& call, int ml, int nl) {
-  const bool a_band = call.band == gen::kBandALower || call.band == gen::kBandAUpper;
-  const bool from_zero = call.band == gen::kBandALower || call.band == gen::kBandBUpper;  // K in [0, end)
-  const std::int64_t dim = a_band ? call.m : call.n, tile = a_band ? ml : nl;
-  if (dim <= 0 || call.k <= 0 || tile <= 0) return 1.0;
-  double reach = 0;
-  std::int64_t blocks = 0;
-  for (std::int64_t first = 0; first < dim; first += tile, ++blocks)
-    reach += static_cast<double>(from_zero ? std::min(call.k, first + tile) : std::max<std::int64_t>(0, call.k - first));
-  return std::max(reach / (static_cast<double>(blocks) * static_cast<double>(call.k)), 1e-3);
-}
-
-// The model scores plain GEMM. Where its pick for a banded step is one the band cannot profit
-// from, a tile spanning the whole band dimension (it skips nothing) or, on a K as short as TRSM's
-// leaves, a split of K (its workspace and reduction are a fixed cost the short K does not repay),
-// its 32 best unsplit candidates are ranked by predicted speed over the work each tile leaves
-// (perf notes §59). Elsewhere the model's pick stands: re-ranking every banded step moved TRMM's
-// and DTRSM's tiles for the worse.
-gen::Tuning band_choice(const GemmCall& call, model::Picker& picker, const model::Problem& problem,
-                        const gen::Tuning& choice) {
-  constexpr int kCandidates = 32;
-  constexpr std::int64_t kShortK = 256;  // TRSM's widest leaf
-  const bool spans = band_work(call, choice.ml, choice.nl) >= 1.0;
-  const bool short_split = choice.kg > 1 && call.k <= kShortK;
-  if (!spans && !short_split) return choice;
-  std::vector<model::Picker::Scored> cands;  // scored once, by the pass that ranks them
-  if (!short_split) cands.push_back({choice, picker.score(problem, {choice}).front()});
-  for (const model::Picker::Scored& s : picker.top_scored(problem, kCandidates))
-    if (s.tuning.kg == 1 || call.k > kShortK) cands.push_back(s);
-  if (cands.empty()) return choice;
-  std::size_t best = 0;
-  double best_score = -1e30;
-  for (std::size_t i = 0; i < cands.size(); ++i) {
-    const double score = cands[i].log2_tflops - std::log2(band_work(call, cands[i].tuning.ml, cands[i].tuning.nl));
-    if (score > best_score) {
-      best = i;
-      best_score = score;
-    }
-  }
-  return cands[best].tuning;
-}
-
-Plan model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
-                model::Picker& picker, int top_k) {
+Plan timed_model_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call,
+                      model::Picker& picker, int top_k) {
   const model::Problem problem{call.data, call.op_a, call.op_b, call.m, call.n, call.k};
-  Plan heuristic =
-      plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors);
-  // A model that measured cp.async stages weighs its pick against the heuristic's plan as that
-  // would run (lowered); an older model's pick is lowered afterwards, like the heuristic's.
-  if (model_knows_async(picker)) heuristic = with_async_stages(heuristic);
+  const Plan heuristic = heuristic_for_model(call, picker, dev.multiprocessors);
   const gen::Tuning fallback = tuning_of(heuristic);
-  if (top_k > 0) {
-    DecisionStore& store = decision_store_for(dev);
-    if (const std::optional<gen::Tuning> known = store.find(problem)) {
-      // A decision read from disk is checked like any input before it runs.
-      if (*known == fallback) return heuristic;
-      if (model::candidate_fits(problem, *known)) {
-        const Plan p = plan_of(call, *known);
-        if (gen::why_illegal(p.config).empty()) return p;
-      }
-    } else {
-      std::vector<gen::Tuning> tunings{fallback};
-      for (const gen::Tuning& t : picker.top(problem, top_k))
-        if (!(t == fallback)) tunings.push_back(t);
-      std::vector<Plan> plans{heuristic};
-      for (std::size_t i = 1; i < tunings.size(); ++i) plans.push_back(plan_of(call, tunings[i]));
-      if (const std::optional<std::size_t> best = fastest_plan(d, ctx, dev, call, plans)) {
-        store.add(problem, tunings[*best]);
-        return plans[*best];
-      }
+  DecisionStore& store = decision_store_for(dev);
+  if (const std::optional<gen::Tuning> known = store.find(problem)) {
+    // A decision read from disk is checked like any input before it runs.
+    if (*known == fallback) return heuristic;
+    if (model::candidate_fits(problem, *known)) {
+      const Plan p = plan_of(call, *known);
+      if (gen::why_illegal(p.config).empty()) return p;
+    }
+  } else {
+    std::vector<gen::Tuning> tunings{fallback};
+    for (const gen::Tuning& t : picker.top(problem, top_k))
+      if (!(t == fallback)) tunings.push_back(t);
+    std::vector<Plan> plans{heuristic};
+    for (std::size_t i = 1; i < tunings.size(); ++i) plans.push_back(plan_of(call, tunings[i]));
+    if (const std::optional<std::size_t> best = fastest_plan(d, ctx, dev, call, plans)) {
+      store.add(problem, tunings[*best]);
+      return plans[*best];
     }
   }
-  gen::Tuning choice = model_choice(picker, problem, heuristic);
-  if (call.band != gen::kBandNone) choice = band_choice(call, picker, problem, choice);
-  return choice == fallback ? heuristic : plan_of(call, choice);
+  return model_choice_plan(call, picker, heuristic);
 }
 
-// The model's plan where its trained range covers the problem, else the heuristic's. A narrow C
-// (plan_narrow) takes the heuristic's narrow plan without asking the model, whose picks there ran
-// 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70), unless first-sight timing is on;
-// so does a skinny C of f64 / c64 (plan_skinny: the model's picks ran 0.81-0.91 of it, §77).
-// use_model false: the heuristic alone (GemmCall::quick_plan).
+// The untimed plan (untimed_plan), or with first-sight timing on (top_k > 0) the model's plan
+// chosen by timing (timed_model_plan), never the narrow, skinny or rebalanced plans: those are
+// for calls whose plan was not timed. use_model false: the heuristic alone (GemmCall::quick_plan).
 Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int top_k,
                 bool use_model = true) {
-  // Narrow, skinny and balanced plans are for plain calls whose plan was not timed at first sight
-  // (banded and triangular steps' blocks do unequal work).
-  const bool plain = top_k == 0 && call.band == gen::kBandNone && call.fill == gen::kFillWhole;
-  if (plain) {
-    if (std::optional<Plan> narrow = plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                                                 call.k, dev.multiprocessors))
-      return *narrow;
-    if (std::optional<Plan> skinny = plan_skinny(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n,
-                                                 call.k, dev.multiprocessors))
-      return *skinny;
+  model::Picker* picker = use_model ? picker_for(dev) : nullptr;
+  if (top_k == 0) return untimed_plan(call, picker, dev.multiprocessors);
+  if (picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
+    const Plan plan = timed_model_plan(d, ctx, dev, call, *picker, top_k);
+    return picker->model().knows_async_stages() ? plan : with_async_stages(plan);
   }
-  Plan plan;
-  if (model::Picker* picker = use_model ? picker_for(dev) : nullptr;
-      picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
-    plan = model_plan(d, ctx, dev, call, *picker, top_k);
-    if (!model_knows_async(*picker)) plan = with_async_stages(plan);
-  } else {
-    plan = with_async_stages(
-        plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
-  }
-  if (!plain) return plan;
-  return with_k_sets(balanced_split(plan, call.m, call.n, call.k, dev.multiprocessors), call.m, call.n, call.k);
+  return with_async_stages(
+      plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, dev.multiprocessors));
 }
 
 PlanCache g_plans;

@@ -5,8 +5,11 @@
 namespace ptxblas::dispatch {
 
 float lowering_gain(const Plan& p) {
-  constexpr float kVectorStagesGain = 0.124f;  // log2(1.09)
-  return with_f32_vector_stages(p).config == p.config ? 0.f : kVectorStagesGain;
+  constexpr float kVectorStagesGain = 0.124f;    // log2(1.09), §86
+  constexpr float kRegisterStagesGain = 0.123f;  // log2(1.089), §98
+  if (!(with_f32_vector_stages(p).config == p.config)) return kVectorStagesGain;
+  if (!(with_register_stages(p).config == p.config)) return kRegisterStagesGain;
+  return 0.f;
 }
 
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, const Plan& heuristic) {

@@ -1,7 +1,8 @@
 // The model's pick against the heuristic's plan, each weighed in the form dispatch runs it. The
 // model was trained on tunings as planned; dispatch lowers unsplit register-staged f32 SIMT plans
 // to cp.async stages with 16-byte vector copies where the call's alignment allows
-// (with_f32_vector_stages), which the model never measured.
+// (with_f32_vector_stages), and runs Z's 64-row mma tile in two register stages where it was
+// planned in three cp.async stages (with_register_stages): forms the model never measured.
 #pragma once
 
 #include "gemm_call.hpp"
@@ -11,7 +12,9 @@ namespace ptxblas::dispatch {
 
 // log2 of how much faster than its tuning's measurement dispatch runs plan p: 0.124 (x1.09, the
 // median over the 1332 tuning rows that were timed both ways, as planned and lowered, perf notes
-// §86) where with_f32_vector_stages lowers it, else 0.
+// §86) where with_f32_vector_stages lowers it; 0.123 (x1.089, the median of §98's seven A/B rows
+// of the s3 plan against its two-register-stage form) where with_register_stages converts it;
+// else 0.
 float lowering_gain(const Plan& p);
 
 // The tuning dispatch runs for problem p given the heuristic's plan: the model's pick where it is

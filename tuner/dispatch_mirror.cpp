@@ -1,7 +1,7 @@
 #include "dispatch_mirror.hpp"
 
 #include "async_stages.hpp"
-#include "model_choice.hpp"
+#include "untimed_plan.hpp"
 #include "kernel_config.hpp"
 
 namespace ptxblas::tuner {
@@ -10,6 +10,17 @@ namespace {
 
 // Which operands' copies run in vectors (dispatch's vector_copies_fit on the tuner's buffers,
 // whose addresses are 256-byte aligned: only the leading dimensions decide).
+dispatch::GemmCall call_of(const model::Problem& p) {
+  dispatch::GemmCall call;
+  call.data = p.data;
+  call.op_a = p.op_a;
+  call.op_b = p.op_b;
+  call.m = p.m;
+  call.n = p.n;
+  call.k = p.k;
+  return call;
+}
+
 dispatch::VectorCopies vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
   const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
   return dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
@@ -43,15 +54,19 @@ gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, boo
 }
 
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, int multiprocessors) {
-  const gen::Tuning fallback = heuristic_fallback(p, multiprocessors, knows_async(picker));
-  return dispatch::model_choice(
-      picker, p, dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, fallback));
+  const dispatch::GemmCall call = call_of(p);
+  return dispatch::tuning_of(
+      dispatch::model_choice_plan(call, picker, dispatch::heuristic_for_model(call, picker, multiprocessors)));
 }
 
 gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async) {
   dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, choice);
   if (!model_knows_async) plan = dispatch::with_async_stages(plan);
   return dispatch::tuning_of(dispatch::with_register_stages(plan));
+}
+
+gen::Tuning dispatched_tuning(model::Picker* picker, const model::Problem& p, int multiprocessors) {
+  return dispatch::tuning_of(dispatch::with_register_stages(dispatch::untimed_choice(call_of(p), picker, multiprocessors)));
 }
 
 }  // namespace ptxblas::tuner

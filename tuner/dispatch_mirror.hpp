@@ -34,7 +34,7 @@ bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t);
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered);
 inline bool knows_async(const model::Picker& picker) { return picker.model().knows_async_stages(); }
 
-// The model's choice as dispatch makes it (model_plan, dispatch::model_choice): its pick, or the
+// The model's choice as dispatch makes it (dispatch::model_choice_plan): its pick, or the
 // heuristic's plan (heuristic_fallback's tuning). Then run_after_pick gives what runs.
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, int multiprocessors);
 
@@ -44,5 +44,12 @@ gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, int mul
 // (dispatch's with_register_stages). Given the heuristic's lowered plan, what dispatch runs
 // without a model.
 gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, bool model_knows_async);
+
+// What dispatch runs for a plain call of p with `picker` (null: no model) and first-sight timing
+// off, the library's default: dispatch::untimed_plan (a narrow or skinny C's plan without asking
+// the model, else the model's choice; a split rebalanced) in the form run_gemm runs it
+// (with_register_stages), before with_k_sets (as_dispatched's, when it is timed). The same as run_after_pick(p, model_choice(...)) except where the
+// narrow, skinny or balanced-split rules apply.
+gen::Tuning dispatched_tuning(model::Picker* picker, const model::Problem& p, int multiprocessors);
 
 }  // namespace ptxblas::tuner

@@ -280,8 +280,8 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     for (const model::Picker::Scored& s2 : picker.top_scored(p, top))
       std::printf("%-4s %-24s   %-38s %9.4g\n", "", "", gen::tuning_name(base, s2.tuning).c_str(),
                   std::exp2(s2.log2_tflops));
-    // The heuristic's plan as dispatch weighs the pick against it (dispatch_mirror.hpp). Dispatch
-    // also has narrow and skinny plans and a size limit (max_flops) this does not show.
+    // The heuristic's plan as dispatch weighs the pick against it (dispatch_mirror.hpp), then what
+    // dispatch runs without first-sight timing (narrow / skinny plans, size limit, balanced split).
     const gen::Tuning h = tuner::heuristic_fallback(p, sms, tuner::knows_async(picker));
     const gen::Tuning chosen = tuner::model_choice(picker, p, sms);
     const float gain = dispatch::lowering_gain(dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, h));
@@ -290,6 +290,11 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan%s: %s\n", "", "", gen::tuning_name(base, h).c_str(),
                 std::exp2(picker.score(p, {h})[0]), lowered,
                 chosen == h ? "kept (the pick is not trust_margin faster)" : "replaced by the pick");
+    const gen::Tuning runs = tuner::dispatched_tuning(&picker, p, sms);
+    const bool as_chosen = runs == tuner::run_after_pick(p, chosen, tuner::knows_async(picker));
+    std::printf("%-4s %-24s   %-38s %9.4g  dispatch runs%s\n", "", "", gen::tuning_name(base, runs).c_str(),
+                std::exp2(picker.score(p, {runs})[0]),
+                as_chosen ? "" : " (a narrow, skinny or rebalanced plan: not the choice above)");
   }
   return 0;
 }

@@ -114,30 +114,31 @@ long run_eval(const EvalOptions& opt) {
     std::vector<gen::Tuning> first_sight;  // the heuristic's pick and the first model's k best
   };
   std::vector<ShapeCandidates> cands_of;
+  int not_the_models_choice = 0;  // shapes whose plan is a narrow, skinny or rebalanced one
   std::vector<Sample> to_compile;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const model::Problem& p = shapes[i].problem;
     ShapeCandidates sc;
     std::vector<gen::Tuning> rest = eval_candidates(picker, p, opt.top, opt.random, opt.seed + i);
-    // What dispatch runs: each model's pick unless it does not clearly beat the heuristic's plan
-    // as dispatch weighs it (dispatch_mirror.hpp); with no model, the heuristic's lowered plan.
+    // What dispatch runs (dispatched_tuning): with each model, its pick unless it does not clearly
+    // beat the heuristic's plan as dispatch weighs it, or the narrow / skinny plan dispatch takes
+    // without asking the model; with no model, the heuristic's plan.
     const int sms = prop.multiProcessorCount;
-    const gen::Tuning heuristic = run_after_pick(p, heuristic_fallback(p, sms, true), true);
+    const gen::Tuning heuristic = dispatched_tuning(nullptr, p, sms);
     auto index_of = [&](const gen::Tuning& t) {
       auto it = std::find(sc.all.begin(), sc.all.end(), t);
       if (it != sc.all.end()) return static_cast<std::size_t>(it - sc.all.begin());
       sc.all.push_back(t);
       return sc.all.size() - 1;
     };
-    for (auto& pk : pickers) {
-      const bool async = knows_async(*pk);
-      sc.runs.push_back(index_of(run_after_pick(p, model_choice(*pk, p, sms), async)));
-    }
+    for (auto& pk : pickers) sc.runs.push_back(index_of(dispatched_tuning(pk.get(), p, sms)));
+    if (!(sc.all[sc.runs.front()] == run_after_pick(p, model_choice(picker, p, sms), knows_async(picker))))
+      ++not_the_models_choice;
     for (const gen::Tuning& t : rest) index_of(t);
     sc.heuristic = index_of(heuristic);
     for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
     sc.first_sight = picker.top(p, std::min(opt.first_sight_k, opt.top + 1));
-    sc.first_sight.push_back(heuristic);
+    sc.first_sight.push_back(run_after_pick(p, heuristic_fallback(p, sms, true), true));  // timed_model_plan's
     cands_of.push_back(std::move(sc));
   }
   warm_jit_cache(to_compile, opt.jit_workers, budget.count() / 2);
@@ -244,6 +245,8 @@ long run_eval(const EvalOptions& opt) {
   summary("model / cuBLAS:", cublas_ratio);
   for (std::size_t mi = 0; mi < models && models > 1; ++mi)
     std::printf("model %zu: %s\n", mi + 1, opt.model_dirs[mi].c_str());
+  std::printf("dispatch ran another plan than the first model's choice (narrow, skinny, rebalanced split) on %d of %zu shapes\n",
+              not_the_models_choice, shapes.size());
   std::printf("confirmation: finalists re-timed %d times in turn\n", opt.confirm_rounds);
   cublasDestroy(h);
   cudaStreamDestroy(stream);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "async_stages.hpp"
 #include "model_choice.hpp"
@@ -116,6 +117,45 @@ TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   // The tuner's mirror makes the same choice from the same heuristic.
   model::Picker wary2(scores_stages(0.1f, 0.1f));
   EXPECT_EQ(tuner::model_choice(wary2, s, 132), dispatch::tuning_of(plan));
+}
+
+// Z linpack-1024 (perf notes §98): the heuristic's s3 plan runs in two register stages, so it is
+// weighed with that conversion's gain. A model that scores fewer stages higher predicts a
+// one-stage pick 0.1 above it: with no margin, that pick wins without the gain (0.1 > 0) and not
+// with it (0.1 < 0.123).
+TEST(DispatchMirror, ZsRegisterStagedPlanIsWeighedAsItRuns) {
+  const model::Problem z{DataType::C64, Op::N, Op::T, 1024, 1024, 1024};
+  const dispatch::Plan plan =
+      dispatch::plan_from_tuning(z.data, false, z.op_a, z.op_b, z.m, z.n, z.k, tuner::heuristic_fallback(z, 132, true));
+  ASSERT_EQ(plan.config.stages, 3);
+  ASSERT_EQ(dispatch::with_register_stages(plan).config.stages, 2);
+  EXPECT_NEAR(dispatch::lowering_gain(plan), std::log2(1.089f), 1e-3f);
+  model::Picker plain(scores_stages(-0.05f, 0.0f));  // pick(p, fallback) caches: one picker a call
+  EXPECT_EQ(plain.pick(z, dispatch::tuning_of(plan)).stages, 1);
+  model::Picker bold(scores_stages(-0.05f, 0.0f));
+  EXPECT_EQ(dispatch::model_choice(bold, z, plan), dispatch::tuning_of(plan));
+  model::Picker bold2(scores_stages(-0.05f, 0.0f));
+  EXPECT_EQ(tuner::model_choice(bold2, z, 132), dispatch::tuning_of(plan));
+}
+
+// Eval's mirror of an untimed call (dispatch::untimed_plan): a narrow C runs the heuristic's
+// narrow plan whatever the model says (S 16 x 980 x 9674, an eval shape); D 100 x 128 x 2560 runs
+// the heuristic's K split rebalanced (balanced_split: 20 -> 32 slices); elsewhere the model's
+// choice.
+TEST(DispatchMirror, EvalTimesTheUntimedPlanDispatchMakes) {
+  const model::Problem narrow{DataType::F32, Op::N, Op::N, 16, 980, 9674};
+  const std::optional<dispatch::Plan> n =
+      dispatch::plan_narrow(narrow.data, false, narrow.op_a, narrow.op_b, narrow.m, narrow.n, narrow.k, 132);
+  ASSERT_TRUE(n.has_value());
+  model::Picker bold(scores_stages(0.1f, 0.0f));
+  EXPECT_EQ(tuner::dispatched_tuning(&bold, narrow, 132), dispatch::tuning_of(*n));
+  EXPECT_NE(tuner::run_after_pick(narrow, tuner::model_choice(bold, narrow, 132), true), dispatch::tuning_of(*n));
+  const model::Problem d{DataType::F64, Op::T, Op::N, 100, 128, 2560};
+  ASSERT_EQ(tuner::heuristic_fallback(d, 132, true).kg, 20);
+  EXPECT_EQ(tuner::dispatched_tuning(nullptr, d, 132).kg, 32);
+  const model::Problem s{DataType::F32, Op::N, Op::T, 2048, 2048, 2048};
+  model::Picker bold2(scores_stages(0.1f, 0.0f)), bold3(scores_stages(0.1f, 0.0f));
+  EXPECT_EQ(tuner::dispatched_tuning(&bold2, s, 132), tuner::run_after_pick(s, tuner::model_choice(bold3, s, 132), true));
 }
 
 // `remeasure` picks out exactly the rows dispatch lowers: the heuristic's S 2048^3 tuning, not its
