@@ -78,22 +78,28 @@ Plan model_choice_plan(const GemmCall& call, model::Picker& picker, const Plan& 
   return choice == tuning_of(heuristic) ? heuristic : plan_of(call, choice);
 }
 
-// A narrow C (plan_narrow) takes the heuristic's narrow plan without asking the model, whose picks
-// there ran 0.63-0.74 of it (S and Z deepbench N = 16, perf notes §70); so does a skinny C of f64 /
-// c64 (plan_skinny: the model's picks ran 0.81-0.91 of it, §77). Narrow, skinny and balanced plans
-// are for plain calls (banded and triangular steps' blocks do unequal work).
+// A narrow C (plan_narrow) with K at least kNarrowOverModelK takes the heuristic's narrow plan
+// without asking the model, whose picks there ran 0.63-0.74 of it (S and Z deepbench N = 16, perf
+// notes §70); below, the model is weighed against the narrow plan like any heuristic plan (§105:
+// its choices ran x1.11-1.23 of the narrow plan at K = 300-397). So does a skinny C of f64 / c64
+// (plan_skinny: the model's picks ran 0.81-0.91 of it, §77). Narrow, skinny and balanced plans are
+// for plain calls (banded and triangular steps' blocks do unequal work).
+constexpr std::int64_t kNarrowOverModelK = 512;
+
 Plan untimed_choice(const GemmCall& call, model::Picker* picker, int multiprocessors) {
   const bool plain = is_plain(call);
+  const bool model = picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k});
   if (plain) {
     if (std::optional<Plan> narrow =
-            plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors))
+            plan_narrow(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors);
+        narrow && (!model || call.k >= kNarrowOverModelK))
       return *narrow;
     if (std::optional<Plan> skinny =
             plan_skinny(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors))
       return *skinny;
   }
   Plan plan;
-  if (picker && picker->covers({call.data, call.op_a, call.op_b, call.m, call.n, call.k})) {
+  if (model) {
     plan = model_choice_plan(call, *picker, heuristic_for_model(call, *picker, multiprocessors));
     if (!picker->model().knows_async_stages()) plan = with_async_stages(plan);
   } else {

@@ -111,6 +111,7 @@ long run_eval(const EvalOptions& opt) {
     std::vector<gen::Tuning> all;
     std::vector<std::size_t> runs;  // per model: the index of what dispatch runs with it
     std::size_t heuristic = 0;
+    std::size_t choice = 0;  // the first model's own choice as it runs (== runs[0] unless dispatch overrides it)
     std::vector<gen::Tuning> first_sight;  // the heuristic's pick and the first model's k best
   };
   std::vector<ShapeCandidates> cands_of;
@@ -132,8 +133,8 @@ long run_eval(const EvalOptions& opt) {
       return sc.all.size() - 1;
     };
     for (auto& pk : pickers) sc.runs.push_back(index_of(dispatched_tuning(pk.get(), p, sms)));
-    if (!(sc.all[sc.runs.front()] == run_after_pick(p, model_choice(picker, p, sms), knows_async(picker))))
-      ++not_the_models_choice;
+    sc.choice = index_of(run_after_pick(p, model_choice(picker, p, sms), knows_async(picker)));
+    if (sc.choice != sc.runs.front()) ++not_the_models_choice;
     for (const gen::Tuning& t : rest) index_of(t);
     sc.heuristic = index_of(heuristic);
     for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
@@ -145,7 +146,7 @@ long run_eval(const EvalOptions& opt) {
   Progress bar("eval", static_cast<long>(shapes.size()));
   long rows = 0;
   std::vector<std::vector<double>> model_ratio(models);
-  std::vector<double> heuristic_ratio, cublas_ratio, first_sight_ratio;
+  std::vector<double> heuristic_ratio, cublas_ratio, first_sight_ratio, overridden_ratio;
   for (std::size_t si = 0; si < shapes.size(); ++si) {
     if (std::chrono::steady_clock::now() - start >= budget) break;
     const model::Problem& p = shapes[si].problem;
@@ -176,6 +177,7 @@ long run_eval(const EvalOptions& opt) {
     if (first_sight_s > 0 && secs[best] > 0) first_sight_ratio.push_back(secs[best] / first_sight_s);
     // Confirmation: the finalists again, in turn, each one's median of the rounds.
     std::vector<std::size_t> finalists = sc.runs;
+    finalists.push_back(sc.choice);
     finalists.push_back(sc.heuristic);
     finalists.push_back(best);
     std::sort(finalists.begin(), finalists.end());
@@ -222,6 +224,13 @@ long run_eval(const EvalOptions& opt) {
       per_model << line;
       per_model.flush();
     }
+    if (sc.choice != sc.runs.front() && model_s > 0 && secs[sc.choice] > 0) {
+      overridden_ratio.push_back(secs[sc.choice] / model_s);
+      std::printf("\n%c %c%c %lldx%lldx%lld: dispatch runs %s, %.4g TFLOP/s; the model chose %s, %.4g\n", tc, ta, tb,
+                  static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+                  gen::tuning_name(base, sc.all[sc.runs.front()]).c_str(), f / model_s,
+                  gen::tuning_name(base, sc.all[sc.choice]).c_str(), f / secs[sc.choice]);
+    }
     if (model_s > 0 && best_s > 0) {
       cublas_ratio.push_back(cublas_s / model_s);
       if (heuristic_s > 0) heuristic_ratio.push_back(best_s / heuristic_s);
@@ -243,6 +252,7 @@ long run_eval(const EvalOptions& opt) {
   summary("heuristic / oracle:", heuristic_ratio);
   summary("first sight, k = " + std::to_string(opt.first_sight_k) + " / oracle (1st pass):", first_sight_ratio);
   summary("model / cuBLAS:", cublas_ratio);
+  summary("dispatch's override / model's choice:", overridden_ratio);
   for (std::size_t mi = 0; mi < models && models > 1; ++mi)
     std::printf("model %zu: %s\n", mi + 1, opt.model_dirs[mi].c_str());
   std::printf("dispatch ran another plan than the first model's choice (narrow, skinny, rebalanced split) on %d of %zu shapes\n",

@@ -158,6 +158,19 @@ TEST(DispatchMirror, EvalTimesTheUntimedPlanDispatchMakes) {
   EXPECT_EQ(tuner::dispatched_tuning(&bold2, s, 132), tuner::run_after_pick(s, tuner::model_choice(bold3, s, 132), true));
 }
 
+// A narrow C with a short K (D 1 x 19557 x 397, an eval shape): the model is weighed against the
+// narrow plan (perf notes §105); without a model, the narrow plan.
+TEST(DispatchMirror, ShortNarrowShapesAskTheModel) {
+  const model::Problem d{DataType::F64, Op::N, Op::T, 1, 19557, 397};
+  const std::optional<dispatch::Plan> n = dispatch::plan_narrow(d.data, false, d.op_a, d.op_b, d.m, d.n, d.k, 132);
+  ASSERT_TRUE(n.has_value());
+  EXPECT_EQ(tuner::dispatched_tuning(nullptr, d, 132), dispatch::tuning_of(*n));
+  model::Picker bold(scores_stages(-0.1f, 0.0f)), bold2(scores_stages(-0.1f, 0.0f));
+  const gen::Tuning chosen = tuner::model_choice(bold2, d, 132);
+  ASSERT_NE(chosen, dispatch::tuning_of(*n));
+  EXPECT_EQ(tuner::dispatched_tuning(&bold, d, 132), tuner::run_after_pick(d, chosen, true));
+}
+
 // `remeasure` picks out exactly the rows dispatch lowers: the heuristic's S 2048^3 tuning, not its
 // D tuning nor an S tuning whose leading dimensions hold no vectors.
 TEST(DispatchMirror, RemeasurePicksTheRowsDispatchLowers) {
