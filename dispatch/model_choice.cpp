@@ -4,19 +4,21 @@
 
 namespace ptxblas::dispatch {
 
-float lowering_gain(const Plan& p) {
+float lowering_gain(const Plan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
   constexpr float kVectorStagesGain = 0.124f;    // log2(1.09), §86
   constexpr float kRegisterStagesGain = 0.123f;  // log2(1.089), §98
+  constexpr float kKSetsGain = 0.098f;           // log2(1.07), §92
   if (!(with_f32_vector_stages(p).config == p.config)) return kVectorStagesGain;
   if (!(with_register_stages(p).config == p.config)) return kRegisterStagesGain;
+  if (!(with_k_sets(p, m, n, k).config == p.config)) return kKSetsGain;
   return 0.f;
 }
 
 gen::Tuning model_choice(model::Picker& picker, const model::Problem& p, const Plan& heuristic) {
   const gen::Tuning own = tuning_of(heuristic);
   const gen::Tuning best = picker.pick(p);
-  const float gain =
-      lowering_gain(heuristic) - lowering_gain(plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, best));
+  const float gain = lowering_gain(heuristic, p.m, p.n, p.k) -
+                     lowering_gain(plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, best), p.m, p.n, p.k);
   return picker.pick(p, own, gain);
 }
 

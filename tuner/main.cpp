@@ -284,7 +284,7 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     // dispatch runs without first-sight timing (narrow / skinny plans, size limit, balanced split).
     const gen::Tuning h = tuner::heuristic_fallback(p, sms, tuner::knows_async(picker));
     const gen::Tuning chosen = tuner::model_choice(picker, p, sms);
-    const float gain = dispatch::lowering_gain(dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, h));
+    const float gain = dispatch::lowering_gain(dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, h), p.m, p.n, p.k);
     char lowered[64] = "";
     if (gain > 0) std::snprintf(lowered, sizeof lowered, " (runs lowered: +%.3f log2)", static_cast<double>(gain));
     std::printf("%-4s %-24s   %-38s %9.4g  heuristic's plan%s: %s\n", "", "", gen::tuning_name(base, h).c_str(),

@@ -98,12 +98,12 @@ TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   const dispatch::Plan plan = heuristic_plan(s);
   ASSERT_EQ(plan.kg, 1);
   ASSERT_EQ(plan.config.stages, 2);
-  EXPECT_NEAR(dispatch::lowering_gain(plan), std::log2(1.09f), 1e-3f);
+  EXPECT_NEAR(dispatch::lowering_gain(plan, s.m, s.n, s.k), std::log2(1.09f), 1e-3f);
   dispatch::Plan split = plan;
   split.kg = 4;
-  EXPECT_EQ(dispatch::lowering_gain(split), 0.f);
+  EXPECT_EQ(dispatch::lowering_gain(split, s.m, s.n, s.k), 0.f);
   const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
-  EXPECT_EQ(dispatch::lowering_gain(heuristic_plan(d)), 0.f);
+  EXPECT_EQ(dispatch::lowering_gain(heuristic_plan(d), d.m, d.n, d.k), 0.f);
   // The pick (4 stages, not lowered) is predicted 2 x 0.1 above the plan (2 stages): with the
   // gain, 0.2 < 0.124 + 0.1 keeps the plan; with no margin, 0.2 > 0.124 takes the pick.
   model::Picker wary(scores_stages(0.1f, 0.1f)), bold(scores_stages(0.1f, 0.0f));
@@ -129,13 +129,30 @@ TEST(DispatchMirror, ZsRegisterStagedPlanIsWeighedAsItRuns) {
       dispatch::plan_from_tuning(z.data, false, z.op_a, z.op_b, z.m, z.n, z.k, tuner::heuristic_fallback(z, 132, true));
   ASSERT_EQ(plan.config.stages, 3);
   ASSERT_EQ(dispatch::with_register_stages(plan).config.stages, 2);
-  EXPECT_NEAR(dispatch::lowering_gain(plan), std::log2(1.089f), 1e-3f);
+  EXPECT_NEAR(dispatch::lowering_gain(plan, z.m, z.n, z.k), std::log2(1.089f), 1e-3f);
   model::Picker plain(scores_stages(-0.05f, 0.0f));  // pick(p, fallback) caches: one picker a call
   EXPECT_EQ(plain.pick(z, dispatch::tuning_of(plan)).stages, 1);
   model::Picker bold(scores_stages(-0.05f, 0.0f));
   EXPECT_EQ(dispatch::model_choice(bold, z, plan), dispatch::tuning_of(plan));
   model::Picker bold2(scores_stages(-0.05f, 0.0f));
   EXPECT_EQ(tuner::model_choice(bold2, z, 132), dispatch::tuning_of(plan));
+}
+
+// D deepbench-b-32 (perf notes §92, §106): the heuristic's 32x32x16 plan of 16x16 warp tiles in 6
+// slices runs in K sets (with_k_sets), so it is weighed with that gain; a one-stage pick predicted
+// 2 x 0.04 = 0.08 above it no longer wins with no margin (0.08 < 0.098), and wins without the gain.
+TEST(DispatchMirror, DsKSetPlanIsWeighedAsItRuns) {
+  const model::Problem d{DataType::F64, Op::T, Op::N, 2560, 32, 2560};
+  const dispatch::Plan plan =
+      dispatch::plan_from_tuning(d.data, false, d.op_a, d.op_b, d.m, d.n, d.k, tuner::heuristic_fallback(d, 132, true));
+  ASSERT_EQ(plan.config.stages, 3);
+  ASSERT_EQ(dispatch::with_k_sets(plan, d.m, d.n, d.k).config.ks, 4);
+  EXPECT_NEAR(dispatch::lowering_gain(plan, d.m, d.n, d.k), std::log2(1.07f), 1e-3f);
+  EXPECT_EQ(dispatch::lowering_gain(plan, d.m, d.n, 512), 0.f);  // slices too shallow for K sets
+  model::Picker plain(scores_stages(-0.04f, 0.0f));
+  EXPECT_EQ(plain.pick(d, dispatch::tuning_of(plan)).stages, 1);
+  model::Picker bold(scores_stages(-0.04f, 0.0f));
+  EXPECT_EQ(dispatch::model_choice(bold, d, plan), dispatch::tuning_of(plan));
 }
 
 // Eval's mirror of an untimed call (dispatch::untimed_plan): a narrow C runs the heuristic's
