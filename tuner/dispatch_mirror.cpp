@@ -10,6 +10,13 @@ namespace {
 
 // Which operands' copies run in vectors (dispatch's vector_copies_fit on the tuner's buffers,
 // whose addresses are 256-byte aligned: only the leading dimensions decide).
+dispatch::VectorCopies vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
+  const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
+  return dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
+}
+
+}  // namespace
+
 dispatch::GemmCall call_of(const model::Problem& p) {
   dispatch::GemmCall call;
   call.data = p.data;
@@ -20,13 +27,6 @@ dispatch::GemmCall call_of(const model::Problem& p) {
   call.k = p.k;
   return call;
 }
-
-dispatch::VectorCopies vectors_fit(const model::Problem& p, const gen::KernelConfig& c) {
-  const std::int64_t lda = p.op_a == gen::Op::N ? p.m : p.k, ldb = p.op_b == gen::Op::N ? p.k : p.n;
-  return dispatch::vector_copies_fit(c, p.data, true, lda, true, ldb);
-}
-
-}  // namespace
 
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& given) {
   const dispatch::Plan plan = dispatch::with_k_sets(given, p.m, p.n, p.k);

@@ -11,6 +11,9 @@
 
 namespace ptxblas::tuner {
 
+// A plain call of problem p (whole C, no band), without operands: what dispatch plans from.
+dispatch::GemmCall call_of(const model::Problem& p);
+
 // The plan as run_gemm runs it for this problem: the f32 vector-stage form (cp.async stages,
 // vector copies, the unbounded variant: dispatch's with_f32_vector_stages) where it differs and
 // one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dispatch_mirror.hpp"
+
 namespace ptxblas::tuner {
 
 void check(cudaError_t e, const char* what) {
@@ -77,13 +79,7 @@ double median_seconds(const std::function<void()>& call, cudaStream_t stream, co
 
 double time_plan(const model::Problem& p, const dispatch::Plan& plan, const Buffers& buf, cudaStream_t stream,
                  const TimingOptions& opt, std::string& why) {
-  dispatch::GemmCall call;
-  call.data = p.data;
-  call.op_a = p.op_a;
-  call.op_b = p.op_b;
-  call.m = p.m;
-  call.n = p.n;
-  call.k = p.k;
+  dispatch::GemmCall call = call_of(p);
   call.a = buf.a;
   call.lda = p.op_a == gen::Op::N ? p.m : p.k;
   call.b = buf.b;

@@ -119,40 +119,44 @@ TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   EXPECT_EQ(tuner::model_choice(wary2, s, 132), dispatch::tuning_of(plan));
 }
 
-// Z linpack-1024 (perf notes §98): the heuristic's s3 plan runs in two register stages, so it is
-// weighed with that conversion's gain. A model that scores fewer stages higher predicts a
-// one-stage pick 0.1 above it: with no margin, that pick wins without the gain (0.1 > 0) and not
-// with it (0.1 < 0.123).
+// The heuristic's plan of p (lowered, as a model that measured cp.async stages weighs it).
+dispatch::Plan lowered_heuristic(const model::Problem& p) {
+  return dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, tuner::heuristic_fallback(p, 132, true));
+}
+
+// A model that scores fewer stages higher (per_stage < 0) predicts a one-stage pick
+// 2 x |per_stage| above the three-stage `plan`, which is less than plan's lowering_gain: with no
+// margin that pick wins without the gain and not with it, in dispatch and in the tuner's mirror.
+void expect_gain_keeps(const model::Problem& p, const dispatch::Plan& plan, float per_stage) {
+  ASSERT_EQ(plan.config.stages, 3);
+  ASSERT_LT(-2 * per_stage, dispatch::lowering_gain(plan, p.m, p.n, p.k));
+  model::Picker plain(scores_stages(per_stage, 0.0f));  // pick(p, fallback) caches: one picker a call
+  EXPECT_EQ(plain.pick(p, dispatch::tuning_of(plan)).stages, 1);
+  model::Picker bold(scores_stages(per_stage, 0.0f));
+  EXPECT_EQ(dispatch::model_choice(bold, p, plan), dispatch::tuning_of(plan));
+  model::Picker bold2(scores_stages(per_stage, 0.0f));
+  EXPECT_EQ(tuner::model_choice(bold2, p, 132), dispatch::tuning_of(plan));
+}
+
+// Z linpack-1024 (perf notes §98, §104): the heuristic's s3 plan runs in two register stages, so
+// it is weighed with that conversion's gain (0.1 < 0.123).
 TEST(DispatchMirror, ZsRegisterStagedPlanIsWeighedAsItRuns) {
   const model::Problem z{DataType::C64, Op::N, Op::T, 1024, 1024, 1024};
-  const dispatch::Plan plan =
-      dispatch::plan_from_tuning(z.data, false, z.op_a, z.op_b, z.m, z.n, z.k, tuner::heuristic_fallback(z, 132, true));
-  ASSERT_EQ(plan.config.stages, 3);
+  const dispatch::Plan plan = lowered_heuristic(z);
   ASSERT_EQ(dispatch::with_register_stages(plan).config.stages, 2);
   EXPECT_NEAR(dispatch::lowering_gain(plan, z.m, z.n, z.k), std::log2(1.089f), 1e-3f);
-  model::Picker plain(scores_stages(-0.05f, 0.0f));  // pick(p, fallback) caches: one picker a call
-  EXPECT_EQ(plain.pick(z, dispatch::tuning_of(plan)).stages, 1);
-  model::Picker bold(scores_stages(-0.05f, 0.0f));
-  EXPECT_EQ(dispatch::model_choice(bold, z, plan), dispatch::tuning_of(plan));
-  model::Picker bold2(scores_stages(-0.05f, 0.0f));
-  EXPECT_EQ(tuner::model_choice(bold2, z, 132), dispatch::tuning_of(plan));
+  expect_gain_keeps(z, plan, -0.05f);
 }
 
 // D deepbench-b-32 (perf notes §92, §106): the heuristic's 32x32x16 plan of 16x16 warp tiles in 6
-// slices runs in K sets (with_k_sets), so it is weighed with that gain; a one-stage pick predicted
-// 2 x 0.04 = 0.08 above it no longer wins with no margin (0.08 < 0.098), and wins without the gain.
+// slices runs in K sets (with_k_sets), so it is weighed with that gain (0.08 < 0.098).
 TEST(DispatchMirror, DsKSetPlanIsWeighedAsItRuns) {
   const model::Problem d{DataType::F64, Op::T, Op::N, 2560, 32, 2560};
-  const dispatch::Plan plan =
-      dispatch::plan_from_tuning(d.data, false, d.op_a, d.op_b, d.m, d.n, d.k, tuner::heuristic_fallback(d, 132, true));
-  ASSERT_EQ(plan.config.stages, 3);
+  const dispatch::Plan plan = lowered_heuristic(d);
   ASSERT_EQ(dispatch::with_k_sets(plan, d.m, d.n, d.k).config.ks, 4);
   EXPECT_NEAR(dispatch::lowering_gain(plan, d.m, d.n, d.k), std::log2(1.07f), 1e-3f);
   EXPECT_EQ(dispatch::lowering_gain(plan, d.m, d.n, 512), 0.f);  // slices too shallow for K sets
-  model::Picker plain(scores_stages(-0.04f, 0.0f));
-  EXPECT_EQ(plain.pick(d, dispatch::tuning_of(plan)).stages, 1);
-  model::Picker bold(scores_stages(-0.04f, 0.0f));
-  EXPECT_EQ(dispatch::model_choice(bold, d, plan), dispatch::tuning_of(plan));
+  expect_gain_keeps(d, plan, -0.04f);
 }
 
 // Eval's mirror of an untimed call (dispatch::untimed_plan): a narrow C runs the heuristic's
