@@ -137,9 +137,11 @@ long run_eval(const EvalOptions& opt) {
     if (sc.choice != sc.runs.front()) ++not_the_models_choice;
     for (const gen::Tuning& t : rest) index_of(t);
     sc.heuristic = index_of(heuristic);
-    for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
+    // First sight times the heuristic's plan as timed_model_plan weighs it (no narrow-only or
+    // rebalanced form) beside the model's k best (all among `rest`).
     sc.first_sight = picker.top(p, std::min(opt.first_sight_k, opt.top + 1));
-    sc.first_sight.push_back(run_after_pick(p, heuristic_fallback(p, sms, true), true));  // timed_model_plan's
+    sc.first_sight.push_back(sc.all[index_of(run_after_pick(p, heuristic_fallback(p, sms, true), true))]);
+    for (const gen::Tuning& t : sc.all) to_compile.push_back(Sample{device, p, t, std::nullopt});
     cands_of.push_back(std::move(sc));
   }
   warm_jit_cache(to_compile, opt.jit_workers, budget.count() / 2);
