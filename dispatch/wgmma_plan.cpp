@@ -1,5 +1,6 @@
 #include "wgmma_plan.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -63,10 +64,27 @@ constexpr std::int64_t kWgmmaMinSliceK = 2048;
 // 4096 x 4096 x 32: 50.6 TFLOP/s against 43.1 for 128x256 with 4 stages; perf notes §27).
 constexpr std::int64_t kWgmmaShallowK = 64;
 
+// A C at most 16 wide on one side whose long operand holds at least 2^24 elements streams that
+// operand (GEMV-like calls): blocks 64 wide on the narrow side (the least a wgmma tile covers)
+// and 128 long on the other, K split as usual. The catalogue's first tile with a full wave
+// (64x128 for a narrow N, 64x64 for a narrow M) ran these 0.64-0.88 of cuBLAS; 128x64 blocks
+// of two warpgroups (narrow N) and 64x128 (narrow M) x1.07-1.49 faster (perf notes §107). Below
+// 2^24 the catalogue's 64x64 runs deepbench's 2560 x 16 x 2560 at 1.6x cuBLAS.
+constexpr std::int64_t kWgmmaNarrow = 16;
+constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
-  static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, gen::Family::Wgmma, false, 2}};
-  return plan_over_tiles(call.k <= kWgmmaShallowK ? shallow : gen::wgmma_catalog(), call.data, call.scalar_f16,
-                         call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors, kWgmmaMinSliceK);
+  constexpr gen::Family W = gen::Family::Wgmma;
+  static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
+  static const std::vector<gen::Tile> narrow_n = {{128, 64, 64, 64, 64, 1, W, false, 6}};
+  static const std::vector<gen::Tile> narrow_m = {{64, 128, 64, 64, 128, 1, W, false, 4}};
+  const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
+  if (call.k <= kWgmmaShallowK)
+    tiles = &shallow;
+  else if (std::min(call.m, call.n) <= kWgmmaNarrow && std::max(call.m, call.n) * call.k >= kWgmmaNarrowStream)
+    tiles = call.n <= call.m ? &narrow_n : &narrow_m;
+  return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
+                         multiprocessors, kWgmmaMinSliceK);
 }
 
 }  // namespace ptxblas::dispatch

@@ -23,7 +23,7 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);
 bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
                        CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
 
-// The heuristic's plan over the wgmma catalog.
+// The heuristic's plan over the wgmma catalog (one tile for shallow K and for narrow streaming calls).
 Plan plan_wgmma(const GemmCall& call, int multiprocessors);
 
 }  // namespace ptxblas::dispatch

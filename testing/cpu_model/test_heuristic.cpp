@@ -243,6 +243,37 @@ TEST(Heuristic, WgmmaShallowKTakesSmallTwoStageBlocks) {
   EXPECT_EQ(p.config.ml * p.config.nl, 128 * 256);
 }
 
+TEST(Heuristic, WgmmaNarrowStreamingCallsTakeBlocks128LongAnd64Wide) {
+  // GEMV-like calls (perf notes §107): a narrow N in 128x64 blocks of two 64x64 warpgroups, a
+  // narrow M in 64x128 blocks, K split as for the catalogue.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::BF16;
+  call.op_a = gen::Op::T;
+  call.m = 8192, call.n = 1, call.k = 8192;
+  Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.family, gen::Family::Wgmma);
+  EXPECT_EQ(p.config.ml, 128);
+  EXPECT_EQ(p.config.nl, 64);
+  EXPECT_EQ(p.config.ms, 64);
+  EXPECT_EQ(p.config.ns, 64);
+  EXPECT_EQ(p.config.stages, 6);
+  EXPECT_EQ(p.kg, 2);  // 64 blocks in two slices (the probe's best, §107)
+  EXPECT_TRUE(gen::why_illegal(p.config).empty()) << gen::why_illegal(p.config);
+  call.m = 16, call.n = 8192, call.k = 4096;
+  p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml, 64);
+  EXPECT_EQ(p.config.nl, 128);
+  EXPECT_EQ(p.config.stages, 4);
+  EXPECT_EQ(p.kg, 2);
+  // deepbench's 2560 x 16 x 2560 streams too little for it: the catalogue's 64x64 as before.
+  call.m = 2560, call.n = 16, call.k = 2560;
+  p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_EQ(p.config.ml * p.config.nl, 64 * 64);
+  call.m = 4096, call.n = 17, call.k = 4096;  // 17 wide: not narrow
+  p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  EXPECT_NE(p.config.ml * p.config.nl, 128 * 64);
+}
+
 TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {
   // deepbench's 2560 x 16 x 2560 (perf notes §70): 16 wide on the narrow side, the long side in
   // the narrow tile's blocks, K split until each SM has ~48 KiB of the long operand in flight.

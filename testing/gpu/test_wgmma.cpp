@@ -44,12 +44,13 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0x36A3ull);
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
-  // warpgroup, warpgroups side by side along N, four warpgroups, and the shallow-K plan's tile.
+  // warpgroup, warpgroups side by side along N, four warpgroups, the shallow-K plan's tile, and
+  // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107).
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
                           "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3",
-                          "wgmma 64 128 64 64 128 1 1 0 2"};
+                          "wgmma 64 128 64 64 128 1 1 0 2",  "wgmma 128 64 64 64 64 1 1 0 6"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
@@ -125,6 +126,35 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
   const std::size_t at = r.kernel.find(" kg=");
   ASSERT_NE(at, std::string::npos) << r.kernel;
   EXPECT_GT(std::stoi(r.kernel.substr(at + 4)), 30001 / 2048) << r.kernel;
+}
+
+// GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
+// streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107).
+TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x5E17ull);
+  struct Case {
+    cublasOperation_t ta, tb;
+    std::int64_t m, n, k;
+    const char* tile;
+  };
+  const Case cases[] = {{CUBLAS_OP_T, CUBLAS_OP_N, 8191, 1, 4103, "128x64x64"},
+                        {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 13, 4333, "128x64x64"},
+                        {CUBLAS_OP_N, CUBLAS_OP_T, 7, 5000, 4097, "64x128x64"}};
+  for (const char* name : kHalfEntries)
+    for (const Case& c : cases) {
+      const Entry& e = entry_named(name);
+      Gemm g{c.ta, c.tb, c.m, c.n, c.k, 0, 0, 0, {1, 0}, {rng() % 2 ? 0.5 : 0.0, 0}};
+      g.lda = aligned_ld(a_rows(g), rng);
+      g.ldb = aligned_ld(b_rows(g), rng);
+      g.ldc = g.m;
+      const CheckResult r = check_gemm(e, g, h.get(), rng);
+      EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+      EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+      EXPECT_NE(r.kernel.find(c.tile), std::string::npos) << describe(e, g) << " ran " << r.kernel;
+      EXPECT_NE(r.kernel.find(" kg="), std::string::npos) << describe(e, g) << " ran " << r.kernel;
+    }
 }
 
 }  // namespace
