@@ -36,6 +36,18 @@ std::int64_t aligned_ld(std::int64_t rows, std::mt19937_64& rng) {
   return base + 8 * static_cast<std::int64_t>(rng() % 2);
 }
 
+// The call with A and B 16-byte aligned (leading dimensions set here) and a packed C, checked
+// against the reference; the dispatcher must have run a wgmma kernel.
+CheckResult check_dispatched_wgmma(const Entry& e, Gemm& g, cublasHandle_t h, std::mt19937_64& rng) {
+  g.lda = aligned_ld(a_rows(g), rng);
+  g.ldb = aligned_ld(b_rows(g), rng);
+  g.ldc = g.m;
+  const CheckResult r = check_gemm(e, g, h, rng);
+  EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+  EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+  return r;
+}
+
 constexpr const char* kHalfEntries[] = {"Hgemm", "GemmEx_R16F_C32F", "GemmEx_R16BF_C32F"};
 constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
 
@@ -94,12 +106,7 @@ TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
       for (cublasOperation_t tb : kOps) {
         const Entry& e = entry_named(name);
         Gemm g{ta, tb, 520, 384, 1000, 0, 0, 0, {1, 0}, {0.5, 0}};
-        g.lda = aligned_ld(a_rows(g), rng);
-        g.ldb = aligned_ld(b_rows(g), rng);
-        g.ldc = g.m;
-        CheckResult r = check_gemm(e, g, h.get(), rng);
-        EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
-        EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+        CheckResult r = check_dispatched_wgmma(e, g, h.get(), rng);
         // An odd leading dimension: 16-byte copies cannot serve it; another family does.
         g.lda = a_rows(g) + 1;
         r = check_gemm(e, g, h.get(), rng);
@@ -117,12 +124,7 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
   std::mt19937_64 rng(test_seed() ^ 0x49D2ull);
   const Entry& e = entry_named("Hgemm");
   Gemm g{CUBLAS_OP_N, CUBLAS_OP_T, 40, 56, 30001, 0, 0, 0, {1, 0}, {0.5, 0}};
-  g.lda = aligned_ld(a_rows(g), rng);
-  g.ldb = aligned_ld(b_rows(g), rng);
-  g.ldc = g.m;
-  const CheckResult r = check_gemm(e, g, h.get(), rng);
-  EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
-  ASSERT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+  const CheckResult r = check_dispatched_wgmma(e, g, h.get(), rng);
   const std::size_t at = r.kernel.find(" kg=");
   ASSERT_NE(at, std::string::npos) << r.kernel;
   EXPECT_GT(std::stoi(r.kernel.substr(at + 4)), 30001 / 2048) << r.kernel;
@@ -146,12 +148,7 @@ TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
     for (const Case& c : cases) {
       const Entry& e = entry_named(name);
       Gemm g{c.ta, c.tb, c.m, c.n, c.k, 0, 0, 0, {1, 0}, {rng() % 2 ? 0.5 : 0.0, 0}};
-      g.lda = aligned_ld(a_rows(g), rng);
-      g.ldb = aligned_ld(b_rows(g), rng);
-      g.ldc = g.m;
-      const CheckResult r = check_gemm(e, g, h.get(), rng);
-      EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
-      EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+      const CheckResult r = check_dispatched_wgmma(e, g, h.get(), rng);
       EXPECT_NE(r.kernel.find(c.tile), std::string::npos) << describe(e, g) << " ran " << r.kernel;
       EXPECT_NE(r.kernel.find(" kg="), std::string::npos) << describe(e, g) << " ran " << r.kernel;
     }
