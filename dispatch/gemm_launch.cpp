@@ -1,7 +1,6 @@
 // GemmCall -> generated kernel(s) launched on the caller's stream.
 #include <algorithm>
 #include <climits>
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -16,7 +15,6 @@
 #include "decision_store.hpp"
 #include "first_sight.hpp"
 #include "async_stages.hpp"
-#include "model_choice.hpp"
 #include "model_registry.hpp"
 #include "plan_cache.hpp"
 #include "plan_launch.hpp"

@@ -67,11 +67,18 @@ constexpr std::int64_t kWgmmaShallowK = 64;
 // A C at most 16 wide on one side whose long operand holds at least 2^24 elements streams that
 // operand (GEMV-like calls): blocks 64 wide on the narrow side (the least a wgmma tile covers)
 // and 128 long on the other, K split as usual. The catalogue's first tile with a full wave
-// (64x128 for a narrow N, 64x64 for a narrow M) ran these 0.64-0.88 of cuBLAS; 128x64 blocks
-// of two warpgroups (narrow N) and 64x128 (narrow M) x1.07-1.49 faster (perf notes §107). Below
-// 2^24 the catalogue's 64x64 runs deepbench's 2560 x 16 x 2560 at 1.6x cuBLAS.
+// (64x128 for a narrow N, 64x64 for a narrow M) ran these 0.62-0.88 of cuBLAS; 128x64 blocks of
+// two warpgroups (narrow N) and 64x128 (narrow M) ran x1.07-1.50 faster in the probes,
+// x1.06-1.66 in the A/B (perf notes §107). Below 2^24 the catalogue's 64x64 runs deepbench's
+// 2560 x 16 x 2560 at 1.6x cuBLAS.
 constexpr std::int64_t kWgmmaNarrow = 16;
 constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
+
+// 17-64 wide, the same blocks unsplit, where the long side gives at least 32 of them and K is at
+// most twice as long: they stream the operand near the memory's rate already, and a split's
+// extra pass over C lost (perf notes §109: kg = 2 x0.85-0.92 in the probe).
+constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
+constexpr std::int64_t kWgmmaNarrowUnsplitLong = 4096;
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
@@ -79,12 +86,19 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> narrow_n = {{128, 64, 64, 64, 64, 1, W, false, 6}};
   static const std::vector<gen::Tile> narrow_m = {{64, 128, 64, 64, 128, 1, W, false, 4}};
   const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
-  if (call.k <= kWgmmaShallowK)
+  std::int64_t min_slice_k = kWgmmaMinSliceK;
+  const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
+  const bool streams = long_side * call.k >= kWgmmaNarrowStream;
+  const bool unsplit = narrow <= kWgmmaNarrowUnsplit && long_side >= kWgmmaNarrowUnsplitLong &&
+                       call.k <= 2 * long_side;
+  if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
-  else if (std::min(call.m, call.n) <= kWgmmaNarrow && std::max(call.m, call.n) * call.k >= kWgmmaNarrowStream)
+  } else if (streams && (narrow <= kWgmmaNarrow || unsplit)) {
     tiles = call.n <= call.m ? &narrow_n : &narrow_m;
+    if (narrow > kWgmmaNarrow) min_slice_k = call.k;  // a single slice
+  }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
-                         multiprocessors, kWgmmaMinSliceK);
+                         multiprocessors, min_slice_k);
 }
 
 }  // namespace ptxblas::dispatch

@@ -3,6 +3,7 @@
 // tiles.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <tuple>
 
 #include "gemm_call.hpp"
@@ -269,9 +270,44 @@ TEST(Heuristic, WgmmaNarrowStreamingCallsTakeBlocks128LongAnd64Wide) {
   call.m = 2560, call.n = 16, call.k = 2560;
   p = ptxblas::dispatch::plan_wgmma(call, kSms);
   EXPECT_EQ(p.config.ml * p.config.nl, 64 * 64);
-  call.m = 4096, call.n = 17, call.k = 4096;  // 17 wide: not narrow
-  p = ptxblas::dispatch::plan_wgmma(call, kSms);
-  EXPECT_NE(p.config.ml * p.config.nl, 128 * 64);
+}
+
+TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunTheSameBlocksUnsplit) {
+  // 17-64 wide (perf notes §109): the narrow blocks in one slice, where the long side gives at
+  // least 32 blocks and K is at most twice as long; otherwise the catalogue as before.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    call.m = m, call.n = n, call.k = k;
+    return ptxblas::dispatch::plan_wgmma(call, kSms);
+  };
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 17, 4096}, {8192, 32, 8192}, {14336, 64, 4096}}) {
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, 128) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, 64);
+    EXPECT_EQ(p.config.stages, 6);
+    EXPECT_EQ(p.kg, 1);
+  }
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{24, 14336, 4096}, {64, 16384, 4096}, {32, 4096, 8192}}) {
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, 64) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, 128);
+    EXPECT_EQ(p.config.stages, 4);
+    EXPECT_EQ(p.kg, 1);
+  }
+  // Too short a long side, too deep a K, too little streamed, or 65 wide: the catalogue's plan.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{3072, 32, 6144},
+                         {4096, 32, 16384},
+                         {16384, 32, 512},
+                         {8192, 65, 8192}}) {
+    call.m = m, call.n = n, call.k = k;
+    const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
+                                                              call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, catalogue.config.ml) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, catalogue.config.nl);
+    EXPECT_EQ(p.kg, catalogue.kg);
+  }
 }
 
 TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {
