@@ -74,11 +74,12 @@ constexpr std::int64_t kWgmmaShallowK = 64;
 constexpr std::int64_t kWgmmaNarrow = 16;
 constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
 
-// 17-64 wide, the same blocks unsplit, where the long side gives at least 32 of them and K is at
-// most twice as long: they stream the operand near the memory's rate already, and a split's
-// extra pass over C lost (perf notes §109: kg = 2 x0.85-0.92 in the probe).
+// 17-64 wide, the same blocks unsplit, where the long side gives at least 64 of them and K is no
+// longer: they stream the operand near the memory's rate already, and a split's extra pass over
+// C lost (kg = 2 x0.85-0.92 in the probe). A/B x1.04-1.51 on ten such shapes; 32 blocks (a long
+// side of 4096) gained x1.00-1.06, or lost x0.81 with K twice as long (perf notes §109).
 constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
-constexpr std::int64_t kWgmmaNarrowUnsplitLong = 4096;
+constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
@@ -90,7 +91,7 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
   const bool unsplit = narrow <= kWgmmaNarrowUnsplit && long_side >= kWgmmaNarrowUnsplitLong &&
-                       call.k <= 2 * long_side;
+                       call.k <= long_side;
   if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
   } else if (streams && (narrow <= kWgmmaNarrow || unsplit)) {

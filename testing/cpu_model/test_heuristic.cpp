@@ -274,21 +274,21 @@ TEST(Heuristic, WgmmaNarrowStreamingCallsTakeBlocks128LongAnd64Wide) {
 
 TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunTheSameBlocksUnsplit) {
   // 17-64 wide (perf notes §109): the narrow blocks in one slice, where the long side gives at
-  // least 32 blocks and K is at most twice as long; otherwise the catalogue as before.
+  // least 64 blocks and K is no longer; otherwise the catalogue as before.
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
     call.m = m, call.n = n, call.k = k;
     return ptxblas::dispatch::plan_wgmma(call, kSms);
   };
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 17, 4096}, {8192, 32, 8192}, {14336, 64, 4096}}) {
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 17, 8192}, {8192, 32, 2048}, {14336, 64, 4096}}) {
     Plan p = plan(m, n, k);
     EXPECT_EQ(p.config.ml, 128) << m << "x" << n << "x" << k;
     EXPECT_EQ(p.config.nl, 64);
     EXPECT_EQ(p.config.stages, 6);
     EXPECT_EQ(p.kg, 1);
   }
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{24, 14336, 4096}, {64, 16384, 4096}, {32, 4096, 8192}}) {
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{24, 14336, 4096}, {64, 16384, 4096}, {48, 8192, 8192}}) {
     Plan p = plan(m, n, k);
     EXPECT_EQ(p.config.ml, 64) << m << "x" << n << "x" << k;
     EXPECT_EQ(p.config.nl, 128);
@@ -296,8 +296,8 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunTheSameBlocksUnsplit) {
     EXPECT_EQ(p.kg, 1);
   }
   // Too short a long side, too deep a K, too little streamed, or 65 wide: the catalogue's plan.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{3072, 32, 6144},
-                         {4096, 32, 16384},
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{6144, 32, 6144},
+                         {8192, 32, 16384},
                          {16384, 32, 512},
                          {8192, 65, 8192}}) {
     call.m = m, call.n = n, call.k = k;

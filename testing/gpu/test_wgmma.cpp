@@ -132,7 +132,7 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
 
 // GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
 // streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107);
-// 17-64 wide with a long side of 4096 or more, the same blocks unsplit (§109).
+// 17-64 wide with a long side of 8192 or more and K no longer, the same blocks unsplit (§109).
 TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
   SKIP_WITHOUT_SM90();
   Handle h;
@@ -146,8 +146,8 @@ TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
   const Case cases[] = {{CUBLAS_OP_T, CUBLAS_OP_N, 8191, 1, 4103, "128x64x64", true},
                         {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 13, 4333, "128x64x64", true},
                         {CUBLAS_OP_N, CUBLAS_OP_T, 7, 5000, 4097, "64x128x64", true},
-                        {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 41, 4333, "128x64x64", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_T, 64, 5000, 4097, "64x128x64", false}};
+                        {CUBLAS_OP_N, CUBLAS_OP_N, 8200, 41, 4333, "128x64x64", false},
+                        {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false}};
   for (const char* name : kHalfEntries)
     for (const Case& c : cases) {
       const Entry& e = entry_named(name);
