@@ -1,8 +1,12 @@
 #include "dataset.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ptxblas::tuner {
 
@@ -84,6 +88,42 @@ void write_row(std::ostream& os, const Sample& s) {
   os << "\n";
 }
 
+namespace {
+
+// Column `i` of the current header, for error messages (the first format's columns up to kg are
+// the same).
+std::string column_name(std::size_t i) {
+  std::stringstream header(kDatasetHeader);
+  std::string name;
+  for (std::size_t c = 0; std::getline(header, name, ','); ++c)
+    if (c == i) return name;
+  return "column " + std::to_string(i + 1);
+}
+
+// The whole field as a number, or an error naming the column and the text found there.
+template <class T>
+T field(const std::string& text, std::size_t column) {
+  std::size_t used = 0;
+  T v{};
+  try {
+    if constexpr (std::is_floating_point_v<T>) {
+      v = static_cast<T>(std::stod(text, &used));
+    } else {
+      const long long wide = std::stoll(text, &used);
+      if (wide < std::numeric_limits<T>::min() || wide > std::numeric_limits<T>::max()) used = 0;
+      v = static_cast<T>(wide);
+    }
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size())
+    throw std::invalid_argument(column_name(column) + " '" + text + "' is not " +
+                                (std::is_floating_point_v<T> ? "a number" : "an integer"));
+  return v;
+}
+
+}  // namespace
+
 std::vector<Sample> read_dataset(std::istream& is) {
   std::vector<Sample> out;
   std::string line;
@@ -108,12 +148,18 @@ std::vector<Sample> read_dataset(std::istream& is) {
       s.problem.data = parse_type(f[1][0]);
       s.problem.op_a = parse_op(f[2]);
       s.problem.op_b = parse_op(f[3]);
-      s.problem.m = std::stoll(f[4]);
-      s.problem.n = std::stoll(f[5]);
-      s.problem.k = std::stoll(f[6]);
+      s.problem.m = field<std::int64_t>(f[4], 4);
+      s.problem.n = field<std::int64_t>(f[5], 5);
+      s.problem.k = field<std::int64_t>(f[6], 6);
+      if (s.problem.m < 1 || s.problem.n < 1 || s.problem.k < 1)
+        throw std::invalid_argument("m, n and k must be at least 1");
       for (std::size_t i = 0; i < params; ++i)
-        gen::set_tuning_value(s.tuning, static_cast<int>(i), std::stoi(f[7 + i]));
-      if (!f[7 + params].empty()) s.tflops = std::stod(f[7 + params]);
+        gen::set_tuning_value(s.tuning, static_cast<int>(i), field<int>(f[7 + i], 7 + i));
+      if (!f[7 + params].empty()) {
+        s.tflops = field<double>(f[7 + params], 7 + gen::kTuningParams);
+        // Training takes log2 of it.
+        if (!std::isfinite(*s.tflops) || *s.tflops <= 0) throw std::invalid_argument("tflops must be positive");
+      }
       out.push_back(s);
     } catch (const std::exception& e) {
       throw std::runtime_error("dataset line " + std::to_string(number) + ": " + e.what());

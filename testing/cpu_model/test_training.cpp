@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "synthetic.hpp"
 #include "trainer.hpp"
@@ -167,6 +170,37 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
     FAIL() << "a malformed line was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dataset, ABadFieldIsNamedWithWhatWasFound) {
+  const std::string good = "key,S,N,N,1,2,3,64,64,8,4,4,1,1,0,1,0,1.5";
+  std::stringstream accepted(good);
+  ASSERT_EQ(tuner::read_dataset(accepted).size(), 1u);
+  // One field of `good` replaced, and what the message must say.
+  const struct {
+    int field;
+    const char* text;
+    const char* message;
+  } cases[] = {{4, "x", "m 'x' is not an integer"},      {6, "12abc", "k '12abc' is not an integer"},
+               {5, "0", "at least 1"},                   {8, "", "nl '' is not an integer"},
+               {13, "99999999999", "kg '99999999999'"},   {17, "fast", "tflops 'fast' is not a number"},
+               {17, "0", "tflops must be positive"},      {17, "nan", "tflops must be positive"}};
+  for (const auto& c : cases) {
+    std::vector<std::string> f;
+    std::stringstream in(good);
+    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    f[c.field] = c.text;
+    std::string line;
+    for (const std::string& cell : f) line += (line.empty() ? "" : ",") + cell;
+    std::stringstream row(std::string(tuner::kDatasetHeader) + "\n" + line + "\n");
+    try {
+      tuner::read_dataset(row);
+      ADD_FAILURE() << line << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("line 2: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
   }
 }
 

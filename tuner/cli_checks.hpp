@@ -1,0 +1,27 @@
+// Option checks for ptxblas-tune with one-line messages: CLI11's PositiveNumber and
+// NonNegativeNumber print their upper bound (DBL_MAX) digit by digit.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace ptxblas::tuner {
+
+// A number greater than `floor` (strictly when `strict`), or a message saying what was wanted.
+inline CLI::Validator number_above(double floor, bool strict, const std::string& wanted) {
+  return CLI::Validator(
+      [=](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool number = end != text.c_str() && *end == '\0';
+        return number && (strict ? v > floor : v >= floor) ? std::string{} : wanted + ", not " + text;
+      },
+      wanted);
+}
+
+inline const CLI::Validator kPositive = number_above(0, true, "a number above 0");
+inline const CLI::Validator kNonNegative = number_above(0, false, "a number of at least 0");
+
+}  // namespace ptxblas::tuner
