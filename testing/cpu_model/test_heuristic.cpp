@@ -281,18 +281,15 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunTheSameBlocksUnsplit) {
     call.m = m, call.n = n, call.k = k;
     return ptxblas::dispatch::plan_wgmma(call, kSms);
   };
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 17, 8192}, {8192, 32, 2048}, {14336, 64, 4096}}) {
+  // m, n, k, then the block's ml, nl and stages: 128x64 s6 for a narrow N, 64x128 s4 for a narrow M.
+  const std::array<std::int64_t, 6> taken[] = {{8192, 17, 8192, 128, 64, 6}, {8192, 32, 2048, 128, 64, 6},
+                                                {14336, 64, 4096, 128, 64, 6}, {24, 14336, 4096, 64, 128, 4},
+                                                {64, 16384, 4096, 64, 128, 4}, {48, 8192, 8192, 64, 128, 4}};
+  for (const auto& [m, n, k, ml, nl, stages] : taken) {
     Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, 128) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, 64);
-    EXPECT_EQ(p.config.stages, 6);
-    EXPECT_EQ(p.kg, 1);
-  }
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{24, 14336, 4096}, {64, 16384, 4096}, {48, 8192, 8192}}) {
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, 64) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, 128);
-    EXPECT_EQ(p.config.stages, 4);
+    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, nl);
+    EXPECT_EQ(p.config.stages, stages);
     EXPECT_EQ(p.kg, 1);
   }
   // Too short a long side, too deep a K, too little streamed, or 65 wide: the catalogue's plan.
