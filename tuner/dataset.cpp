@@ -130,6 +130,8 @@ std::vector<Sample> read_dataset(std::istream& is) {
   int number = 0;
   while (std::getline(is, line)) {
     ++number;
+    if (number == 1 && line.rfind("\x1f\x8b", 0) == 0)  // gzip's magic bytes (the repository's datasets)
+      throw std::runtime_error("dataset line 1: gzip-compressed: gunzip it first");
     if (!line.empty() && line.back() == '\r') line.pop_back();  // a file saved with Windows line ends
     if (line.empty() || line == kDatasetHeader || line == kDatasetHeaderV1) continue;
     std::vector<std::string> f;

@@ -109,8 +109,12 @@ std::vector<tuner::Sample> read_all(const std::vector<std::string>& paths) {
   for (const std::string& p : paths) {
     std::ifstream in(p);
     if (!in) throw std::runtime_error("cannot read " + p);
-    auto part = tuner::read_dataset(in);
-    rows.insert(rows.end(), part.begin(), part.end());
+    try {
+      auto part = tuner::read_dataset(in);
+      rows.insert(rows.end(), part.begin(), part.end());
+    } catch (const std::exception& e) {
+      throw std::runtime_error(p + ": " + e.what());
+    }
   }
   return rows;
 }

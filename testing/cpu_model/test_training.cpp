@@ -173,6 +173,16 @@ TEST(Dataset, RoundTripsAndReportsBadLines) {
   }
 }
 
+TEST(Dataset, ACompressedFileIsNamedAsSuch) {
+  std::stringstream gz(std::string("\x1f\x8b\x08\x00", 4) + "binary");
+  try {
+    tuner::read_dataset(gz);
+    FAIL() << "gzip data was read as a dataset";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("gunzip it first"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dataset, ABadFieldIsNamedWithWhatWasFound) {
   const std::string good = "key,S,N,N,1,2,3,64,64,8,4,4,1,1,0,1,0,1.5";
   std::stringstream accepted(good);
