@@ -1,5 +1,6 @@
 #include "buffers.hpp"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -32,6 +33,11 @@ void fill_random(char type, std::size_t elems, void* dst, std::uint64_t& rng) {
     case 'H': {
       auto* p = reinterpret_cast<__half*>(host.data());
       for (std::size_t i = 0; i < parts; ++i) p[i] = __float2half_rn(static_cast<float>(uniform_pm1(rng)));
+      break;
+    }
+    case 'B': {
+      auto* p = reinterpret_cast<__nv_bfloat16*>(host.data());
+      for (std::size_t i = 0; i < parts; ++i) p[i] = __float2bfloat16_rn(static_cast<float>(uniform_pm1(rng)));
       break;
     }
     case 'S':

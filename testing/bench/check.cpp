@@ -1,5 +1,6 @@
 #include "check.hpp"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -19,6 +20,11 @@ double part(char type, const std::vector<unsigned char>& bytes, std::size_t i) {
       std::memcpy(&h, bytes.data() + i * sizeof h, sizeof h);
       return __half2float(h);
     }
+    case 'B': {
+      __nv_bfloat16 b;
+      std::memcpy(&b, bytes.data() + i * sizeof b, sizeof b);
+      return __bfloat162float(b);
+    }
     case 'S':
     case 'C': {
       float f;
@@ -33,7 +39,7 @@ double part(char type, const std::vector<unsigned char>& bytes, std::size_t i) {
   }
 }
 
-std::size_t part_bytes(char type) { return type == 'H' ? 2 : (type == 'S' || type == 'C') ? 4 : 8; }
+std::size_t part_bytes(char type) { return is_half(type) ? 2 : (type == 'S' || type == 'C') ? 4 : 8; }
 
 }  // namespace
 
@@ -44,6 +50,8 @@ double tolerance(char type, std::int64_t k) {
     case 'C': return 1e-5 * rk + 1e-5;
     case 'D':
     case 'Z': return 1e-12 * rk;
+    // f32 sums rounded to 8 significant bits on both sides: at most one bf16 ulp (2^-7) apart.
+    case 'B': return 1e-2;
     // cublasHgemm may accumulate in half precision: its own error grows with sqrt(k).
     default: return 1e-2 * std::max(1.0, rk / 32.0);
   }

@@ -13,12 +13,18 @@
 namespace bench {
 namespace {
 
+// cublasGemmEx's C entry (C++ sees an overload too).
+using GemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                                    const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                                    cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+
 struct PtxblasEntries {
   decltype(&cublasSgemm_v2) s = nullptr;
   decltype(&cublasDgemm_v2) d = nullptr;
   decltype(&cublasCgemm_v2) c = nullptr;
   decltype(&cublasZgemm_v2) z = nullptr;
   decltype(&cublasHgemm) h = nullptr;
+  GemmExFn gemm_ex = nullptr;
   decltype(&::ptxblas_last_call) last_call = nullptr;
   decltype(&::ptxblas_force_tile) force_tile = nullptr;
 };
@@ -67,6 +73,16 @@ cublasStatus_t call(Fn fn, cublasHandle_t h, const Shape& s, const Operands& o) 
             static_cast<int>(l.ldc));
 }
 
+// B: bf16 operands and C, f32 compute and scalars (cuBLAS has no bf16 entry of its own).
+cublasStatus_t call_bf16(GemmExFn fn, cublasHandle_t h, const Shape& s, const Operands& o) {
+  const Layout l = layout(s);
+  const float one = 1.0f, zero = 0.0f;
+  return fn(h, op(s.transa), op(s.transb), static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k), &one,
+            o.a, CUDA_R_16BF, static_cast<int>(l.lda), o.b, CUDA_R_16BF, static_cast<int>(l.ldb),
+            o.accumulate ? &one : &zero, o.c, CUDA_R_16BF, static_cast<int>(l.ldc), CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT);
+}
+
 }  // namespace
 
 std::string default_library_path() {
@@ -93,6 +109,7 @@ void load_ptxblas(const std::string& path) {
   resolve(lib, "cublasCgemm_v2", g_ptx.c);
   resolve(lib, "cublasZgemm_v2", g_ptx.z);
   resolve(lib, "cublasHgemm", g_ptx.h);
+  resolve(lib, "cublasGemmEx", g_ptx.gemm_ex);
   resolve(lib, "ptxblas_last_call", g_ptx.last_call);
   resolve(lib, "ptxblas_force_tile", g_ptx.force_tile);
 }
@@ -112,6 +129,7 @@ cublasStatus_t run_gemm(Impl impl, cublasHandle_t h, const Shape& s, const Opera
     case 'C': return call<cuComplex>(ptx ? g_ptx.c : &cublasCgemm_v2, h, s, o);
     case 'Z': return call<cuDoubleComplex>(ptx ? g_ptx.z : &cublasZgemm_v2, h, s, o);
     case 'H': return call<__half>(ptx ? g_ptx.h : &cublasHgemm, h, s, o);
+    case 'B': return call_bf16(ptx ? g_ptx.gemm_ex : static_cast<GemmExFn>(&cublasGemmEx), h, s, o);
     default: return CUBLAS_STATUS_INVALID_VALUE;
   }
 }

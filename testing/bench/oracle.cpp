@@ -39,7 +39,7 @@ void add_with_variants(std::vector<Tile>& out, std::initializer_list<Tile> ts, b
 // then other shapes.
 std::vector<Tile> tiles_for(char type) {
   std::vector<Tile> out;
-  auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, type == 'H'); };
+  auto add = [&](std::initializer_list<Tile> ts) { add_with_variants(out, ts, is_half(type)); };
   switch (type) {
     case 'S':
       add({{"simt", 128, 128, 8, 8, 8, 4}, {"simt", 64, 64, 8, 4, 4, 4}, {"simt", 32, 32, 8, 2, 2, 2},
@@ -58,7 +58,7 @@ std::vector<Tile> tiles_for(char type) {
            {"mma", 32, 32, 16, 16, 16, 1}, {"mma", 64, 64, 8, 32, 16, 1}, {"mma", 32, 32, 8, 16, 16, 1},
            {"mma", 64, 32, 16, 32, 16, 1}, {"mma", 64, 64, 16, 32, 16, 1}});
       break;
-    default:  // H: wgmma tiles first (the catalogue's, with other stage counts), then mma tiles
+    default:  // H and B: wgmma tiles first (the catalogue's, with other stage counts), then mma tiles
       out.insert(out.end(), {{"wgmma", 128, 256, 64, 64, 256, 1, 0, 4}, {"wgmma", 128, 128, 64, 64, 128, 1, 0, 3},
                              {"wgmma", 64, 128, 64, 64, 128, 1, 0, 4},  {"wgmma", 64, 64, 64, 64, 64, 1, 0, 4},
                              {"wgmma", 128, 256, 64, 64, 256, 1, 0, 3}, {"wgmma", 128, 128, 64, 64, 128, 1, 0, 4},

@@ -8,7 +8,7 @@
 namespace bench {
 namespace {
 
-bool valid_type(char t) { return t == 'S' || t == 'D' || t == 'C' || t == 'Z' || t == 'H'; }
+bool valid_type(char t) { return t == 'S' || t == 'D' || t == 'C' || t == 'Z' || t == 'H' || t == 'B'; }
 bool valid_op(char o) { return o == 'N' || o == 'T' || o == 'C'; }
 
 Shape parse_row(const std::string& line, const std::string& where) {
@@ -17,7 +17,7 @@ Shape parse_row(const std::string& line, const std::string& where) {
   Shape s{};
   if (!(in >> type >> ta >> tb >> s.m >> s.n >> s.k >> s.name) || (in >> extra))
     throw std::runtime_error(where + ": expected `TYPE TRANSA TRANSB M N K NAME`");
-  if (type.size() != 1 || !valid_type(type[0])) throw std::runtime_error(where + ": type must be S, D, C, Z or H");
+  if (type.size() != 1 || !valid_type(type[0])) throw std::runtime_error(where + ": type must be S, D, C, Z, H or B");
   if (ta.size() != 1 || tb.size() != 1 || !valid_op(ta[0]) || !valid_op(tb[0]))
     throw std::runtime_error(where + ": ops must be N, T or C");
   if (s.m < 1 || s.n < 1 || s.k < 1 || s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
@@ -62,7 +62,8 @@ Layout layout(const Shape& s) {
 
 std::size_t elem_bytes(char type) {
   switch (type) {
-    case 'H': return 2;
+    case 'H':
+    case 'B': return 2;
     case 'S': return 4;
     case 'D':
     case 'C': return 8;
@@ -72,6 +73,8 @@ std::size_t elem_bytes(char type) {
 }
 
 bool is_complex(char type) { return type == 'C' || type == 'Z'; }
+
+bool is_half(char type) { return type == 'H' || type == 'B'; }
 
 double flops(const Shape& s) {
   return (is_complex(s.type) ? 8.0 : 2.0) * static_cast<double>(s.m) * static_cast<double>(s.n) *

@@ -1,5 +1,6 @@
 // Suite files: one GEMM shape a line, `TYPE TRANSA TRANSB M N K NAME` (column-major, cuBLAS
-// conventions), '#' starts a comment. TYPE is S, D, C, Z or H (cublasHgemm); ops are N, T or C.
+// conventions), '#' starts a comment. TYPE is S, D, C, Z, H (cublasHgemm) or B (cublasGemmEx on
+// bf16 with f32 compute and scalars); ops are N, T or C.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +11,7 @@
 namespace bench {
 
 struct Shape {
-  char type;  // S D C Z H
+  char type;  // S D C Z H B
   char transa, transb;
   std::int64_t m, n, k;
   std::string name;
@@ -31,6 +32,7 @@ Layout layout(const Shape& s);
 
 std::size_t elem_bytes(char type);
 bool is_complex(char type);
+bool is_half(char type);  // H or B: 2-byte elements, the tensor-core tile lists
 double flops(const Shape& s);  // 2mnk, or 8mnk real operations for complex types
 
 }  // namespace bench
