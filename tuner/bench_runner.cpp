@@ -93,9 +93,7 @@ long run_jit_warm(const std::string& samples, int shard, int shards) {
   dispatch::DeviceInfo info;
   std::string error;
   if (!dispatch::device_info(ctx, info, error)) throw std::runtime_error(error);
-  std::ifstream in(samples);
-  if (!in) throw std::runtime_error("cannot read " + samples);
-  const std::vector<Sample> all = read_dataset(in);
+  const std::vector<Sample> all = read_dataset_file(samples);
   long compiled = 0;
   for (std::size_t j = static_cast<std::size_t>(shard); j < all.size(); j += static_cast<std::size_t>(shards)) {
     const model::Problem& p = all[j].problem;
@@ -122,12 +120,10 @@ long run_bench(const BenchOptions& opt) {
   check(cudaGetDeviceProperties(&prop, 0), "properties");
   const std::string device = model::device_key(prop.name, prop.major * 10 + prop.minor);
 
-  std::ifstream in(opt.samples);
-  if (!in) throw std::runtime_error("cannot read " + opt.samples);
-  std::vector<Sample> pending = read_dataset(in);
+  std::vector<Sample> pending = read_dataset_file(opt.samples);
   std::set<std::string> done;
-  if (std::ifstream prev(opt.out); prev)
-    for (const Sample& s : read_dataset(prev)) done.insert(sample_key(s));
+  if (std::ifstream(opt.out))
+    for (const Sample& s : read_dataset_file(opt.out)) done.insert(sample_key(s));
   std::erase_if(pending, [&](Sample& s) {
     s.device_key = device;
     return s.tflops.has_value() || done.count(sample_key(s)) > 0;

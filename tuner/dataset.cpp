@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -168,6 +169,16 @@ std::vector<Sample> read_dataset(std::istream& is) {
     }
   }
   return out;
+}
+
+std::vector<Sample> read_dataset_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  try {
+    return read_dataset(in);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
 }
 
 }  // namespace ptxblas::tuner

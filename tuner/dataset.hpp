@@ -29,6 +29,8 @@ void write_row(std::ostream& os, const Sample& s);
 
 // Rows of a dataset; a malformed line throws std::runtime_error naming its line number.
 std::vector<Sample> read_dataset(std::istream& is);
+// The same from a file; errors name it ("cannot read PATH", "PATH: dataset line N: ...").
+std::vector<Sample> read_dataset_file(const std::string& path);
 
 // A row without its measurement, as text: identifies a (device, problem, configuration) across
 // files and runs.

@@ -107,14 +107,8 @@ int cmd_sample(int count, int learn_draws, std::uint64_t seed, const std::string
 std::vector<tuner::Sample> read_all(const std::vector<std::string>& paths) {
   std::vector<tuner::Sample> rows;
   for (const std::string& p : paths) {
-    std::ifstream in(p);
-    if (!in) throw std::runtime_error("cannot read " + p);
-    try {
-      auto part = tuner::read_dataset(in);
-      rows.insert(rows.end(), part.begin(), part.end());
-    } catch (const std::exception& e) {
-      throw std::runtime_error(p + ": " + e.what());
-    }
+    const auto part = tuner::read_dataset_file(p);
+    rows.insert(rows.end(), part.begin(), part.end());
   }
   return rows;
 }

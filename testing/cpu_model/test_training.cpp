@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -181,6 +182,19 @@ TEST(Dataset, ACompressedFileIsNamedAsSuch) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("gunzip it first"), std::string::npos) << e.what();
   }
+}
+
+TEST(Dataset, AFilesErrorsNameIt) {
+  const std::string path = ::testing::TempDir() + "ptxblas-bad-dataset.csv";
+  std::ofstream(path) << tuner::kDatasetHeader << "\nkey,S,N,N,1,2,3,64,64,8,4,4,1,1,0,1,0,slow\n";
+  try {
+    tuner::read_dataset_file(path);
+    FAIL() << "a bad file was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": dataset line 2: tflops 'slow' is not a number");
+  }
+  std::remove(path.c_str());
+  EXPECT_THROW(tuner::read_dataset_file(path), std::runtime_error);  // gone: "cannot read"
 }
 
 TEST(Dataset, ABadFieldIsNamedWithWhatWasFound) {
