@@ -1,5 +1,5 @@
-// Option checks for ptxblas-tune with one-line messages: CLI11's PositiveNumber and
-// NonNegativeNumber print their upper bound (DBL_MAX) digit by digit.
+// Option checks with one-line messages for the command-line tools (ptxblas-tune, ptxblas-bench):
+// CLI11's PositiveNumber and NonNegativeNumber print their upper bound (DBL_MAX) digit by digit.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace ptxblas::tuner {
+namespace ptxblas::cli {
 
 // A number greater than `floor` (strictly when `strict`), or a message saying what was wanted.
 inline CLI::Validator number_above(double floor, bool strict, const std::string& wanted) {
@@ -24,4 +24,4 @@ inline CLI::Validator number_above(double floor, bool strict, const std::string&
 inline const CLI::Validator kPositive = number_above(0, true, "a number above 0");
 inline const CLI::Validator kNonNegative = number_above(0, false, "a number of at least 0");
 
-}  // namespace ptxblas::tuner
+}  // namespace ptxblas::cli

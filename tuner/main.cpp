@@ -308,9 +308,9 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string device = "unknown", out = "samples.csv";
   auto* sample = app.add_subcommand("sample", "draw (problem, configuration) pairs into a CSV");
-  sample->add_option("--count", count, "samples to write")->check(tuner::kPositive);
+  sample->add_option("--count", count, "samples to write")->check(cli::kPositive);
   sample->add_option("--learn-draws", learn_draws, "uniform draws the categorical model learns from")
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   sample->add_option("--seed", seed, "random seed");
   sample->add_option("--device-key", device, "device key written into each row");
   sample->add_option("--out", out, "output CSV");
@@ -319,21 +319,21 @@ int main(int argc, char** argv) {
   double min_gflop = 0;
   sample->add_option("--per-problem", mix.per_problem, "configurations per problem")
       ->capture_default_str()
-      ->check(tuner::kPositive);
+      ->check(cli::kPositive);
   sample->add_option("--neighbours", mix.neighbours, "of which one-step neighbours of the heuristic's pick")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   std::string sample_model;
   sample->add_option("--model", sample_model, "a model trained on earlier rows: add its best-predicted configurations");
   sample->add_option("--model-top", mix.model_top, "how many of them per problem")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   sample->add_option("--min-gflop", min_gflop, "draw only problems of at least this much work (2MNK / 1e9)")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   sample->add_option("--sms", sms, "multiprocessors the heuristic plans for (H100: 132)")
       ->capture_default_str()
-      ->check(tuner::kPositive);
+      ->check(cli::kPositive);
   sample->add_flag("--stage-variants", mix.stage_variants,
                    "add the heuristic's and the model's picks with every other stage count");
   std::string types = "HBSDCZ";
@@ -348,38 +348,38 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "time pending samples on the GPU, append to a dataset");
   bench->add_option("--samples", bopt.samples, "samples CSV from `sample`")->required();
   bench->add_option("--out", bopt.out, "dataset CSV (appended; rows already there are skipped)")->required();
-  bench->add_option("--minutes", bopt.minutes, "wall-clock budget")->check(tuner::kPositive);
-  bench->add_option("--min-ms", bopt.min_ms, "time each configuration at least this long")->check(tuner::kPositive);
+  bench->add_option("--minutes", bopt.minutes, "wall-clock budget")->check(cli::kPositive);
+  bench->add_option("--min-ms", bopt.min_ms, "time each configuration at least this long")->check(cli::kPositive);
   bench->add_flag("--as-dispatched", bopt.as_dispatched,
                   "time each configuration as dispatch runs it (its f32 vector-stage lowering), for `remeasure`'s rows");
   bopt.jit_workers = std::max(1u, std::thread::hardware_concurrency());
   bench->add_option("--jit-workers", bopt.jit_workers,
                     "processes compiling the kernels into the driver's JIT cache before timing (1: none)")
       ->capture_default_str()
-      ->check(tuner::kPositive);
+      ->check(cli::kPositive);
   std::string warm_samples;
   int shard = 0, shards = 1;
   auto* warm = app.add_subcommand("jit-warm", "one JIT worker of `bench` (internal)");
   warm->group("");  // not listed in --help: bench starts it
   warm->add_option("--samples", warm_samples)->required();
   warm->add_option("--shard", shard)->required();
-  warm->add_option("--shards", shards)->required()->check(tuner::kPositive);
+  warm->add_option("--shards", shards)->required()->check(cli::kPositive);
 
   std::vector<std::string> data;
   tuner::TrainOptions opt;
   std::string model_out = "trained-model";
   auto* train = app.add_subcommand("train", "train the MLP on benchmarked rows");
   train->add_option("--data", data, "dataset CSV files")->required();
-  train->add_option("--hidden", opt.hidden, "hidden layer widths")->check(tuner::kPositive);
-  train->add_option("--epochs", opt.epochs, "passes over the data")->check(tuner::kPositive);
-  train->add_option("--batch", opt.batch, "mini-batch size")->check(tuner::kPositive);
-  train->add_option("--lr", opt.learning_rate, "Adam learning rate")->check(tuner::kPositive);
+  train->add_option("--hidden", opt.hidden, "hidden layer widths")->check(cli::kPositive);
+  train->add_option("--epochs", opt.epochs, "passes over the data")->check(cli::kPositive);
+  train->add_option("--batch", opt.batch, "mini-batch size")->check(cli::kPositive);
+  train->add_option("--lr", opt.learning_rate, "Adam learning rate")->check(cli::kPositive);
   train->add_option("--seed", opt.seed, "seed for initial weights and shuffling");
   train->add_option("--holdout", opt.holdout, "fraction of rows held out")->check(CLI::Range(0.0, 0.9));
   train->add_option("--out", model_out, "folder for the trained model");
   train->add_option("--members", opt.members, "networks averaged into one model (an ensemble; 1: a single network)")
       ->check(CLI::Range(1, 64));
-  train->add_option("--threads", opt.threads, "members trained at once (0: one per core)")->check(tuner::kNonNegative);
+  train->add_option("--threads", opt.threads, "members trained at once (0: one per core)")->check(cli::kNonNegative);
   train->add_option("--rank-weight", opt.rank_weight,
                     "batches of whole problems, loss MSE + this x the error left after each problem's mean error")
       ->check(CLI::Range(0.0f, 100.0f));
@@ -389,7 +389,7 @@ int main(int argc, char** argv) {
   auto* exp = app.add_subcommand("export", "install a trained model for a device");
   exp->add_option("--model", trained, "trained model folder")->required();
   exp->add_option("--device-name", name, "device name as the driver reports it")->required();
-  exp->add_option("--sm", sm, "compute capability as 10*major+minor")->required()->check(tuner::kPositive);
+  exp->add_option("--sm", sm, "compute capability as 10*major+minor")->required()->check(cli::kPositive);
   exp->add_option("--models-dir", models_dir, "the repository's models/ folder");
   float trust_margin = 0.15f;
   exp->add_option("--trust-margin", trust_margin,
@@ -409,16 +409,16 @@ int main(int argc, char** argv) {
   eval->add_option("--out", eopt.out, "CSV to write (testing/reports/h100-model-eval.csv)")->required();
   eval->add_option("--top", eopt.top, "the model's next best candidates the oracle times")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   eval->add_option("--random", eopt.random, "random candidates of the pruned space the oracle times")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
+      ->check(cli::kNonNegative);
   eval->add_option("--seed", eopt.seed, "seed of the random candidates");
   eval->add_option("--first-sight-k", eopt.first_sight_k,
                    "also report the best of the heuristic's pick and the model's k best (dispatch.benchmark_top_k)")
       ->capture_default_str()
-      ->check(tuner::kNonNegative);
-  eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str()->check(tuner::kPositive);
+      ->check(cli::kNonNegative);
+  eval->add_option("--minutes", eopt.minutes, "wall-clock budget")->capture_default_str()->check(cli::kPositive);
   eval->add_option("--confirm-rounds", eopt.confirm_rounds,
                    "times the finalists are re-timed in turn (0: read the first pass)")
       ->capture_default_str()
@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
   eopt.jit_workers = bopt.jit_workers;
   eval->add_option("--jit-workers", eopt.jit_workers, "processes compiling the candidates before timing (1: none)")
       ->capture_default_str()
-      ->check(tuner::kPositive);
+      ->check(cli::kPositive);
 
   std::vector<std::string> score_models, score_data;
   std::uint64_t score_seed = 1;
@@ -460,7 +460,7 @@ int main(int argc, char** argv) {
   pick->add_option("--top", pick_top, "also print the model's N best and the heuristic's plan, predicted")
       ->check(CLI::Range(0, 4096));
   int pick_sms = 132;
-  pick->add_option("--sms", pick_sms, "multiprocessors the heuristic plans for")->capture_default_str()->check(tuner::kPositive);
+  pick->add_option("--sms", pick_sms, "multiprocessors the heuristic plans for")->capture_default_str()->check(cli::kPositive);
 
   CLI11_PARSE(app, argc, argv);
   try {

@@ -28,6 +28,7 @@
 #include <functional>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "gemm_call.hpp"
 #include "status.hpp"
 #include "suite.hpp"
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
   std::string library = bench::default_library_path();
   int batches = 101;
   app.add_option("--library", library, "libptxblas.so");
-  app.add_option("--batches", batches, "batches of 128 calls for the per-call time")->check(CLI::PositiveNumber);
+  app.add_option("--batches", batches, "batches of 128 calls for the per-call time")->check(ptxblas::cli::kPositive);
   CLI11_PARSE(app, argc, argv);
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {

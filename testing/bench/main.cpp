@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "gemm_call.hpp"
 #include "output.hpp"
 #include "run_shape.hpp"
@@ -91,16 +92,16 @@ int main(int argc, char** argv) {
   app.add_option("--csv", o.csv, "write the results to this CSV file");
   app.add_option("--filter", o.filter, "only shapes whose name contains this, or whose type is this letter");
   app.add_option("--reps", o.run.reps, "timed calls per implementation and shape, in two alternating blocks (default: auto, 5..200)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ptxblas::cli::kNonNegative);
   app.add_option("--max-ms", o.run.budget_ms, "auto reps: about this many ms per implementation and shape")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(ptxblas::cli::kPositive);
   app.add_option("--warmup", o.run.warmup, "untimed calls per implementation first")->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(ptxblas::cli::kNonNegative);
   app.add_option("--oracle-ms", o.run.oracle_ms,
                  "oracle column: brute-force search over candidate tiles, about this many ms per shape (0: off)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(ptxblas::cli::kNonNegative);
   app.add_option("--oracle-log", o.run.oracle_log, "append every oracle candidate's time to this CSV");
   app.add_option("--oracle-specs", o.run.oracle_specs,
                  "the oracle's candidates instead of its own list, as ptxblas_force_tile specs "

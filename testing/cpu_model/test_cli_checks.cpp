@@ -1,4 +1,4 @@
-// ptxblas-tune's option checks: a bad value is refused with a one-line message saying what was
+// The tools' option checks: a bad value is refused with a one-line message saying what was
 // wanted; good values pass.
 #include <gtest/gtest.h>
 
@@ -23,9 +23,9 @@ std::string refusal(const CLI::Validator& check, const std::string& value) {
   return "";
 }
 
-TEST(TuneOptions, ChecksSayWhatWasWanted) {
-  using ptxblas::tuner::kNonNegative;
-  using ptxblas::tuner::kPositive;
+TEST(ToolOptions, ChecksSayWhatWasWanted) {
+  using ptxblas::cli::kNonNegative;
+  using ptxblas::cli::kPositive;
   EXPECT_EQ(refusal(kPositive, "3"), "");
   EXPECT_EQ(refusal(kPositive, "1e-4"), "");
   EXPECT_EQ(refusal(kNonNegative, "0"), "");
