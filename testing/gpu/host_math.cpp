@@ -158,20 +158,19 @@ Reference reference(const Gemm& g, const Entry& e, const std::vector<cd>& a, con
   const auto mk = static_cast<std::size_t>(g.m * g.k), kn = static_cast<std::size_t>(g.k * g.n);
   std::vector<double> ar(mk), br(kn), ai, bi, aa, ba;
   if (complex) ai.resize(mk), aa.resize(mk), bi.resize(kn), ba.resize(kn);
-  for (std::int64_t i = 0; i < g.m; ++i)
-    for (std::int64_t l = 0; l < g.k; ++l) {
-      const cd x = op_at(a, g.lda, g.ta, i, l);
-      const auto at = static_cast<std::size_t>(l + i * g.k);
-      ar[at] = x.real();
-      if (complex) ai[at] = x.imag(), aa[at] = std::abs(x);
-    }
-  for (std::int64_t j = 0; j < g.n; ++j)
-    for (std::int64_t l = 0; l < g.k; ++l) {
-      const cd y = op_at(b, g.ldb, g.tb, l, j);
-      const auto at = static_cast<std::size_t>(l + j * g.k);
-      br[at] = y.real();
-      if (complex) bi[at] = y.imag(), ba[at] = std::abs(y);
-    }
+  // Row r of op(A) or column r of op(B) at [l + r * k].
+  auto planes = [&](std::int64_t count, auto value, std::vector<double>& re, std::vector<double>& im,
+                    std::vector<double>& mag) {
+    for (std::int64_t r = 0; r < count; ++r)
+      for (std::int64_t l = 0; l < g.k; ++l) {
+        const cd v = value(r, l);
+        const auto at = static_cast<std::size_t>(l + r * g.k);
+        re[at] = v.real();
+        if (complex) im[at] = v.imag(), mag[at] = std::abs(v);
+      }
+  };
+  planes(g.m, [&](std::int64_t i, std::int64_t l) { return op_at(a, g.lda, g.ta, i, l); }, ar, ai, aa);
+  planes(g.n, [&](std::int64_t j, std::int64_t l) { return op_at(b, g.ldb, g.tb, l, j); }, br, bi, ba);
   for (std::int64_t j = 0; j < g.n; ++j) {
     for (std::int64_t i = 0; i < g.m; ++i) {
       const auto x = static_cast<std::size_t>(i * g.k), y = static_cast<std::size_t>(j * g.k);
