@@ -9,19 +9,19 @@
 
 namespace ptxblas::cli {
 
-// A number greater than `floor` (strictly when `strict`), or a message saying what was wanted.
-inline CLI::Validator number_above(double floor, bool strict, const std::string& wanted) {
+// A number above 0 (or at least 0 unless `strict`), or a message saying what was wanted.
+inline CLI::Validator sign_check(bool strict, const std::string& wanted) {
   return CLI::Validator(
       [=](std::string& text) {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         const bool number = end != text.c_str() && *end == '\0';
-        return number && (strict ? v > floor : v >= floor) ? std::string{} : wanted + ", not " + text;
+        return number && (strict ? v > 0 : v >= 0) ? std::string{} : wanted + ", not " + text;
       },
       wanted);
 }
 
-inline const CLI::Validator kPositive = number_above(0, true, "a number above 0");
-inline const CLI::Validator kNonNegative = number_above(0, false, "a number of at least 0");
+inline const CLI::Validator kPositive = sign_check(true, "a number above 0");
+inline const CLI::Validator kNonNegative = sign_check(false, "a number of at least 0");
 
 }  // namespace ptxblas::cli
