@@ -74,10 +74,12 @@ constexpr std::int64_t kWgmmaShallowK = 64;
 constexpr std::int64_t kWgmmaNarrow = 16;
 constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
 
-// 17-64 wide, the same blocks unsplit, where the long side gives at least 64 of them and K is no
-// longer: they stream the operand near the memory's rate already, and a split's extra pass over
-// C lost (kg = 2 x0.85-0.92 in the probe). A/B x1.04-1.51 on ten such shapes; 32 blocks (a long
-// side of 4096) gained x1.00-1.06, or lost x0.81 with K twice as long (perf notes §109).
+// 17-64 wide, unsplit where K is no longer than the long side (with 2^24 streamed, a long side
+// of at least 4096): the blocks stream the operand near the memory's rate already, and a split's
+// extra pass over C lost (kg = 2 x0.85-0.92 in the probe). From a long side of 8192 the narrow
+// blocks above (A/B x1.03-1.53 on ten shapes; perf notes §109); below it, 32-63 of those
+// (128x64 gained x1.00-1.06 there), the catalogue's 64x64 s6, twice the blocks: A/B x1.05-1.32
+// on 21 shapes against its 2-slice plan (§111).
 constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
 constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 
@@ -86,17 +88,19 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
   static const std::vector<gen::Tile> narrow_n = {{128, 64, 64, 64, 64, 1, W, false, 6}};
   static const std::vector<gen::Tile> narrow_m = {{64, 128, 64, 64, 128, 1, W, false, 4}};
+  static const std::vector<gen::Tile> narrow_short = {{64, 64, 64, 64, 64, 1, W, false, 6}};
   const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
-  const bool unsplit = narrow <= kWgmmaNarrowUnsplit && long_side >= kWgmmaNarrowUnsplitLong &&
-                       call.k <= long_side;
+  const auto& narrow_tiles = call.n <= call.m ? narrow_n : narrow_m;
   if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
-  } else if (streams && (narrow <= kWgmmaNarrow || unsplit)) {
-    tiles = call.n <= call.m ? &narrow_n : &narrow_m;
-    if (narrow > kWgmmaNarrow) min_slice_k = call.k;  // a single slice
+  } else if (streams && narrow <= kWgmmaNarrow) {
+    tiles = &narrow_tiles;
+  } else if (streams && narrow <= kWgmmaNarrowUnsplit && call.k <= long_side) {
+    tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
+    min_slice_k = call.k;  // a single slice
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                          multiprocessors, min_slice_k);

@@ -272,39 +272,46 @@ TEST(Heuristic, WgmmaNarrowStreamingCallsTakeBlocks128LongAnd64Wide) {
   EXPECT_EQ(p.config.ml * p.config.nl, 64 * 64);
 }
 
-TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunTheSameBlocksUnsplit) {
-  // 17-64 wide (perf notes §109): the narrow blocks in one slice, where the long side gives at
-  // least 64 blocks and K is no longer; otherwise the catalogue as before.
+TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
+  // 17-64 wide (perf notes §109, §111): one slice where K is no longer than the long side, in the
+  // narrow blocks from a long side of 8192, in 64x64 s6 below it; otherwise the catalogue.
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
     call.m = m, call.n = n, call.k = k;
     return ptxblas::dispatch::plan_wgmma(call, kSms);
   };
-  // m, n, k, then the block's ml, nl and stages: 128x64 s6 for a narrow N, 64x128 s4 for a narrow M.
-  const std::array<std::int64_t, 6> taken[] = {{8192, 17, 8192, 128, 64, 6}, {8192, 32, 2048, 128, 64, 6},
-                                                {14336, 64, 4096, 128, 64, 6}, {24, 14336, 4096, 64, 128, 4},
-                                                {64, 16384, 4096, 64, 128, 4}, {48, 8192, 8192, 64, 128, 4}};
+  // m, n, k, then the block's ml, nl and stages: 128x64 s6 for a narrow N, 64x128 s4 for a narrow
+  // M, 64x64 s6 for a long side of 4096-8191.
+  const std::array<std::int64_t, 6> taken[] = {
+      {8192, 17, 8192, 128, 64, 6}, {8192, 32, 2048, 128, 64, 6}, {14336, 64, 4096, 128, 64, 6},
+      {24, 14336, 4096, 64, 128, 4}, {64, 16384, 4096, 64, 128, 4}, {48, 8192, 8192, 64, 128, 4},
+      {4096, 48, 4096, 64, 64, 6},   {8191, 32, 4096, 64, 64, 6},  {6144, 32, 6144, 64, 64, 6},
+      {32, 4096, 4096, 64, 64, 6},   {40, 5120, 5120, 64, 64, 6},  {4096, 64, 4096, 64, 64, 6}};
   for (const auto& [m, n, k, ml, nl, stages] : taken) {
     Plan p = plan(m, n, k);
     EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, nl);
-    EXPECT_EQ(p.config.stages, stages);
-    EXPECT_EQ(p.kg, 1);
+    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
   }
-  // Too short a long side, too deep a K, too little streamed, or 65 wide: the catalogue's plan.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{6144, 32, 6144},
-                         {8192, 32, 16384},
+  // Too deep a K, too little streamed, or 65 wide: the catalogue's plan (a K split here).
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 32, 16384},
+                         {4096, 32, 4097},
+                         {4096, 32, 4095},
                          {16384, 32, 512},
-                         {8192, 65, 8192}}) {
+                         {8192, 65, 8192},
+                         {4096, 65, 4096}}) {
     call.m = m, call.n = n, call.k = k;
     const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
                                                               call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
     Plan p = plan(m, n, k);
     EXPECT_EQ(p.config.ml, catalogue.config.ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, catalogue.config.nl);
-    EXPECT_EQ(p.kg, catalogue.kg);
+    EXPECT_EQ(p.config.nl, catalogue.config.nl) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.kg, catalogue.kg) << m << "x" << n << "x" << k;
   }
+  EXPECT_GT(plan(4096, 32, 4097).kg, 1);  // the bounds are tight: just outside, a split
+  EXPECT_GT(plan(4096, 65, 4096).kg, 1);
 }
 
 TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {

@@ -132,7 +132,8 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
 
 // GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
 // streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107);
-// 17-64 wide with a long side of 8192 or more and K no longer, the same blocks unsplit (§109).
+// 17-64 wide with K no longer than the long side, unsplit: the same blocks from a long side of
+// 8192 (§109), 64x64 below it (§111).
 TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
   SKIP_WITHOUT_SM90();
   Handle h;
@@ -147,7 +148,9 @@ TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
                         {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 13, 4333, "128x64x64", true},
                         {CUBLAS_OP_N, CUBLAS_OP_T, 7, 5000, 4097, "64x128x64", true},
                         {CUBLAS_OP_N, CUBLAS_OP_N, 8200, 41, 4333, "128x64x64", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false}};
+                        {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false},
+                        {CUBLAS_OP_N, CUBLAS_OP_T, 4100, 37, 4099, "_64x64x64_", false},
+                        {CUBLAS_OP_T, CUBLAS_OP_N, 29, 6001, 4111, "_64x64x64_", false}};
   for (const char* name : kHalfEntries)
     for (const Case& c : cases) {
       const Entry& e = entry_named(name);
