@@ -83,11 +83,6 @@ constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
 constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
 constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 
-// 65-128 wide, likewise unsplit, in blocks 128 wide on the narrow side (64x128 s4 for a narrow
-// N, 128x64 s6 for a narrow M: the narrow side in one block): the catalogue's plans, mostly K
-// split in two, ran these 0.56-0.84 of cuBLAS; probe bursts x1.08-1.44 on eight (perf notes §112).
-constexpr std::int64_t kWgmmaNarrowAcross = 128;
-
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -98,18 +93,13 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
-  const bool narrow_is_n = call.n <= call.m;
-  const auto& narrow_tiles = narrow_is_n ? narrow_n : narrow_m;  // 64 wide on the narrow side
-  const auto& across_tiles = narrow_is_n ? narrow_m : narrow_n;  // 128 wide on it
+  const auto& narrow_tiles = call.n <= call.m ? narrow_n : narrow_m;
   if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
   } else if (streams && narrow <= kWgmmaNarrow) {
     tiles = &narrow_tiles;
-  } else if (streams && narrow <= kWgmmaNarrowAcross && call.k <= long_side) {
-    if (narrow > kWgmmaNarrowUnsplit)
-      tiles = &across_tiles;
-    else
-      tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
+  } else if (streams && narrow <= kWgmmaNarrowUnsplit && call.k <= long_side) {
+    tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
     min_slice_k = call.k;  // a single slice
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
