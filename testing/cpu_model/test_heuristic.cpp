@@ -295,7 +295,7 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
     EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
     EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
   }
-  // Too deep a K, too little streamed, or 65 wide: the catalogue's plan (a K split here).
+  // Too deep a K, too little streamed, or 65 wide: the catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 32, 16384},
                          {4096, 32, 4097},
                          {4096, 32, 4095},
