@@ -22,7 +22,10 @@ import xml.etree.ElementTree as ET
 FINGERPRINT_DIRS = ("shim", "dispatch", "generator", "models")
 
 # Floor of a GEMM on the H100 SXM (../shared/DESIGN.md): max(bytes / bandwidth, flops / peak).
+# The H200 is the same chip with faster memory: its copy bandwidth is the 4.3 TB/s (read + write)
+# measured on the lent H200s (the device tool's KINDS.md); main() picks by the GPU's name.
 COPY_BYTES_PER_S = 3.0e12
+H200_COPY_BYTES_PER_S = 4.3e12
 PEAK_FLOPS = {"S": 66.9e12, "C": 66.9e12, "D": 66.9e12, "Z": 66.9e12, "H": 989e12}
 ELEM_BYTES = {"H": 2, "S": 4, "D": 8, "C": 8, "Z": 16}
 
@@ -176,7 +179,7 @@ def bench_section(csv_path, info, rc):
         lines += [f"Device as the benchmark saw it: {info['device']}.", ""]
     lines += ["Median of individually event-timed calls, rotating operand sets larger than twice the L2, "
               "ptxblas and cuBLAS alternating in blocks on the same buffers and stream; "
-              "TFLOP/s count 2mnk (8mnk for complex). Floor: max(bytes / 3.0 TB/s, flops / peak), peaks "
+              f"TFLOP/s count 2mnk (8mnk for complex). Floor: max(bytes / {COPY_BYTES_PER_S / 1e12:.1f} TB/s, flops / peak), peaks "
               "S/C/D/Z 66.9, H 989 TFLOP/s; \"time / floor\" is ptxblas's time over it.", "",
               "| type | ops | m | n | k | name | ptxblas TFLOP/s | cuBLAS TFLOP/s | ratio | time / floor | check"
               " | config | oracle TFLOP/s | oracle config |",
@@ -272,7 +275,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="testing/reports/h100.md")
     ap.add_argument("--repo", default=os.path.dirname(here), help="repository root (for the fingerprint)")
-    ap.add_argument("--title", default="ptxblas on the lent H100")
+    ap.add_argument("--title", default=None, help="default: ptxblas on the lent <GPU name>")
     ap.add_argument("--gpu-xml", nargs="+", default=None, help="gtest XML of ptxblas_gpu_tests (one per shard)")
     ap.add_argument("--gpu-rc", type=optional_int, default=None, help="exit status of ptxblas_gpu_tests")
     ap.add_argument("--gpu-note", default=None, help="why the GPU tests did not run (e.g. binary missing)")
@@ -291,10 +294,13 @@ def main():
     if not gpu_name or not driver:
         q_name, q_driver = query_gpu()
         gpu_name, driver = gpu_name or q_name or "unknown", driver or q_driver or "unknown"
+    global COPY_BYTES_PER_S
+    if "H200" in gpu_name:
+        COPY_BYTES_PER_S = H200_COPY_BYTES_PER_S
     info = read_bench_log(a.bench_log)
     now = datetime.datetime.now(datetime.timezone.utc)
 
-    lines = [f"# {a.title}", "",
+    lines = [f"# {a.title or 'ptxblas on the lent ' + gpu_name}", "",
              f"date: {now:%Y-%m-%d %H:%M} UTC  ",
              f"gpu: {gpu_name}  ",
              f"driver: {driver}  "]

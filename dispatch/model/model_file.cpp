@@ -132,7 +132,8 @@ void save_model(const Model& m, const fs::path& dir) {
   if (!meta || !bin) throw std::runtime_error("cannot write model into " + dir.string());
 }
 
-static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string& error) {
+// follow_alias: whether `same_model_as` may be followed (one step only, so no cycles).
+static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string& error, bool follow_alias) {
   const fs::path meta_path = dir / "model.toml";
   auto fail = [&](const std::string& what) -> std::optional<Model> {
     error = meta_path.string() + ": " + what;
@@ -147,6 +148,19 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
     return fail(os.str());
   }
   if (t["format"].value_or(std::string{}) != kModelFormat) return fail("format is not " + std::string(kModelFormat));
+  // A device that runs a sibling's model (the same chip with other memory: the H200 runs the
+  // H100's) names it instead of holding a copy of its weights.
+  if (const toml::node* alias = t.get("same_model_as")) {
+    const std::string key = alias->value_or(std::string{});
+    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!plain) return fail("same_model_as must be a device key (a-z, 0-9, -)");
+    if (!follow_alias) return fail("names a model through same_model_as, and so does the folder naming it (one step only)");
+    const fs::path sibling = (dir / "..").lexically_normal() / key;
+    if (!fs::exists(sibling / "model.toml")) return fail("same_model_as names " + key + ", which has no model.toml beside it");
+    return load_model_or_throw(sibling, error, false);
+  }
   Model m;
   m.device_key = t["device_key"].value_or(std::string{});
   m.device_name = t["device_name"].value_or(std::string{});
@@ -238,7 +252,7 @@ static std::optional<Model> load_model_or_throw(const fs::path& dir, std::string
 
 std::optional<Model> load_model(const fs::path& dir, std::string& error) {
   try {
-    return load_model_or_throw(dir, error);
+    return load_model_or_throw(dir, error, true);
   } catch (const std::exception& e) {
     error = (dir / "model.toml").string() + ": " + e.what();
     return std::nullopt;

@@ -1,7 +1,9 @@
 // A model file pair for one device, in models/<device key>/:
 //   model.toml   metadata (format, device, features, widths, normalisation, training record)
 //   weights.bin  the layers' weights then biases, float32 little-endian, in layer order
-// Format documented in models/README.md. Loading never throws: a bad file gives an error line.
+// Or model.toml alone, naming a sibling device's folder whose model this device runs
+// (`same_model_as`). Format documented in models/README.md. Loading never throws: a bad file gives
+// an error line.
 #pragma once
 
 #include <filesystem>

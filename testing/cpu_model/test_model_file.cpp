@@ -150,6 +150,74 @@ TEST_F(ModelFile, WrongFormatOrFeaturesOrWidths) {
   EXPECT_NE(load_error().find("weights_count"), std::string::npos);
 }
 
+// A folder naming a sibling's model through same_model_as loads the sibling's, one step only.
+class SameModelAs : public ModelFile {
+ protected:
+  void SetUp() override {
+    ModelFile::SetUp();
+    model::save_model(sample_model(), dir_ / "nvidia-h100-80gb-hbm3-sm90");
+  }
+  // Writes dir_/<key>/model.toml naming `target` (a TOML value, quoted or not).
+  fs::path alias(const std::string& key, const std::string& target) {
+    fs::create_directories(dir_ / key);
+    std::ofstream(dir_ / key / "model.toml") << "format = \"ptxblas-mlp-1\"\ndevice_key = \"" << key
+                                             << "\"\nsame_model_as = " << target << "\n";
+    return dir_ / key;
+  }
+  std::string error_of(const fs::path& dir) {
+    std::string error;
+    EXPECT_FALSE(model::load_model(dir, error).has_value());
+    return error;
+  }
+};
+
+TEST_F(SameModelAs, LoadsTheSiblingsModel) {
+  std::string error;
+  // Also through a trailing separator: the sibling is found beside the folder, not inside it.
+  const auto m = model::load_model(alias("nvidia-h200-sm90", "\"nvidia-h100-80gb-hbm3-sm90\"") / "", error);
+  ASSERT_TRUE(m.has_value()) << error;
+  const model::Model orig = sample_model();
+  EXPECT_EQ(m->device_key, orig.device_key);
+  EXPECT_EQ(m->trust_margin, orig.trust_margin);
+  std::vector<float> x(static_cast<std::size_t>(model::feature_count()), 0.75f), a(1), b(1);
+  orig.mlp.predict(x.data(), 1, a.data());
+  m->mlp.predict(x.data(), 1, b.data());
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(SameModelAs, AMissingSiblingIsNamed) {
+  const std::string error = error_of(alias("nvidia-h200-sm90", "\"nvidia-b200-sm100\""));
+  EXPECT_NE(error.find("nvidia-h200-sm90/model.toml"), std::string::npos) << error;
+  EXPECT_NE(error.find("nvidia-b200-sm100"), std::string::npos) << error;
+}
+
+TEST_F(SameModelAs, OnlyOneStep) {
+  alias("nvidia-h200-sm90", "\"nvidia-h100-80gb-hbm3-sm90\"");
+  const std::string error = error_of(alias("nvidia-h20-sm90", "\"nvidia-h200-sm90\""));
+  EXPECT_NE(error.find("one step only"), std::string::npos) << error;
+  // A folder naming itself stops the same way, never recursing.
+  EXPECT_NE(error_of(alias("self-sm90", "\"self-sm90\"")).find("one step only"), std::string::npos);
+}
+
+TEST_F(SameModelAs, OnlyADeviceKey) {
+  for (const char* bad : {"\"../nvidia-h100-80gb-hbm3-sm90\"", "\"\"", "\"NVIDIA-H100\"", "90"}) {
+    const std::string error = error_of(alias("nvidia-h200-sm90", bad));
+    EXPECT_NE(error.find("same_model_as must be a device key"), std::string::npos) << bad << ": " << error;
+  }
+}
+
+// The bundled H200 folder names the bundled H100 model, which loads (models/README.md).
+TEST(BundledModels, TheH200RunsTheH100Model) {
+  std::string error;
+  const auto h200 = model::load_model(fs::path(PTXBLAS_SOURCE_MODELS) / "nvidia-h200-sm90", error);
+  ASSERT_TRUE(h200.has_value()) << error;
+  const auto h100 = model::load_model(fs::path(PTXBLAS_SOURCE_MODELS) / "nvidia-h100-80gb-hbm3-sm90", error);
+  ASSERT_TRUE(h100.has_value()) << error;
+  EXPECT_EQ(h200->device_key, "nvidia-h100-80gb-hbm3-sm90");
+  EXPECT_EQ(h200->mean, h100->mean);
+  EXPECT_EQ(h200->members, h100->members);
+}
+
 TEST_F(ModelFile, MissingDirectory) {
   std::string error;
   EXPECT_FALSE(model::load_model(dir_ / "nope", error).has_value());
