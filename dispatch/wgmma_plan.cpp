@@ -83,23 +83,50 @@ constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
 constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
 constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 
+// 65-128 wide, likewise unsplit, in blocks 128 wide on the narrow side (64x128 s4 for a narrow
+// N, 128x64 s6 for a narrow M: the narrow side in one block): the catalogue's plans, mostly K
+// split in two, ran these 0.56-0.84 of cuBLAS; probe bursts x1.08-1.44 on eight (perf notes §112).
+// Other blocks where the H200 ran them faster (§114): 128x128 s6 for a narrow N up to 96 wide of
+// a long side of 8192 or more (half the re-reads of the narrow operand per row of 64x128's; A/B
+// x1.13-1.59 over 64x128 s4 on ten shapes). With K of 8192 and more, 64x128 s6 (TN 8192x128x8192
+// 426 TFLOP/s against 357 for s4; TN 96x8192x8192 296 against 222 for 128x64 s6), but 128x128 s6
+// for a narrow N whose B is N-contiguous (x1.08-1.29) and from a long side of 12288, where
+// 64x128 blocks leave the last of two waves part-empty (x1.21-1.34; TN 12288x100x12288 probe 338
+// against 234). A narrow M of a long side of 8192 keeps 64x128 s6 (128x128 lost x0.90 there).
+constexpr std::int64_t kWgmmaNarrowAcross = 128;
+constexpr std::int64_t kWgmmaAcrossSquare = 96;
+constexpr std::int64_t kWgmmaAcrossSquareLong = 8192;
+constexpr std::int64_t kWgmmaAcrossDeepK = 8192;
+constexpr std::int64_t kWgmmaAcrossDeepLong = 12288;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
   static const std::vector<gen::Tile> narrow_n = {{128, 64, 64, 64, 64, 1, W, false, 6}};
   static const std::vector<gen::Tile> narrow_m = {{64, 128, 64, 64, 128, 1, W, false, 4}};
   static const std::vector<gen::Tile> narrow_short = {{64, 64, 64, 64, 64, 1, W, false, 6}};
+  static const std::vector<gen::Tile> square = {{128, 128, 64, 64, 128, 1, W, false, 6}};
+  static const std::vector<gen::Tile> across_deep = {{64, 128, 64, 64, 128, 1, W, false, 6}};
   const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
-  const auto& narrow_tiles = call.n <= call.m ? narrow_n : narrow_m;
+  const bool narrow_is_n = call.n <= call.m;
+  const auto& narrow_tiles = narrow_is_n ? narrow_n : narrow_m;  // 64 wide on the narrow side
+  const auto& across_tiles = narrow_is_n ? narrow_m : narrow_n;  // 128 wide on it
   if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
   } else if (streams && narrow <= kWgmmaNarrow) {
     tiles = &narrow_tiles;
-  } else if (streams && narrow <= kWgmmaNarrowUnsplit && call.k <= long_side) {
-    tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
+  } else if (streams && narrow <= kWgmmaNarrowAcross && call.k <= long_side) {
+    if (narrow <= kWgmmaNarrowUnsplit)
+      tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
+    else if (narrow_is_n && narrow <= kWgmmaAcrossSquare && long_side >= kWgmmaAcrossSquareLong)
+      tiles = &square;
+    else if (call.k < kWgmmaAcrossDeepK)
+      tiles = &across_tiles;
+    else
+      tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? &square : &across_deep;
     min_slice_k = call.k;  // a single slice
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,

@@ -295,13 +295,11 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
     EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
     EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
   }
-  // Too deep a K, too little streamed, or 65 wide: the catalogue's plan.
+  // Too deep a K or too little streamed: the catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 32, 16384},
                          {4096, 32, 4097},
                          {4096, 32, 4095},
-                         {16384, 32, 512},
-                         {8192, 65, 8192},
-                         {4096, 65, 4096}}) {
+                         {16384, 32, 512}}) {
     call.m = m, call.n = n, call.k = k;
     const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
                                                               call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
@@ -311,7 +309,69 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
     EXPECT_EQ(p.kg, catalogue.kg) << m << "x" << n << "x" << k;
   }
   EXPECT_GT(plan(4096, 32, 4097).kg, 1);  // the bounds are tight: just outside, a split
-  EXPECT_GT(plan(4096, 65, 4096).kg, 1);
+  EXPECT_EQ(plan(4096, 65, 4096).config.nl, 128);  // 65 wide: §112's blocks 128 wide
+}
+
+TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
+  // 65-128 wide (perf notes §112, §114): one slice where K is no longer than the long side, in
+  // blocks 128 wide on the narrow side: 128x128 s6 for a narrow N up to 96 wide of a long side of
+  // 8192 or more; otherwise below K = 8192 64x128 s4 (narrow N) or 128x64 s6 (narrow M), from it
+  // 64x128 s6, but 128x128 s6 for a narrow N with B N-contiguous and from a long side of 12288.
+  // Beyond that, the catalogue.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::BF16;
+  call.op_a = gen::Op::T;
+  auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    call.m = m, call.n = n, call.k = k;
+    return ptxblas::dispatch::plan_wgmma(call, kSms);
+  };
+  // m, n, k, then the block's ml, nl and stages.
+  const std::array<std::int64_t, 6> taken[] = {
+      {4096, 65, 4096, 64, 128, 4},    {6144, 100, 6144, 64, 128, 4},   {8192, 128, 4096, 64, 128, 4},
+      {8191, 96, 4096, 64, 128, 4},    {96, 8192, 4096, 128, 64, 6},    {128, 4096, 4096, 128, 64, 6},
+      {96, 8192, 8191, 128, 64, 6},    {8192, 97, 8191, 64, 128, 4},    {8192, 96, 4096, 128, 128, 6},
+      {14336, 72, 4096, 128, 128, 6},  {8192, 65, 8192, 128, 128, 6},   {16384, 96, 8192, 128, 128, 6},
+      {8192, 97, 8192, 64, 128, 6},    {12287, 128, 8192, 64, 128, 6},  {96, 8192, 8192, 64, 128, 6},
+      {128, 12287, 8192, 64, 128, 6},  {12288, 128, 12288, 128, 128, 6}, {65, 12288, 8192, 128, 128, 6}};
+  for (const auto& [m, n, k, ml, nl, stages] : taken) {
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
+  }
+  // B N-contiguous, from K = 8192: 128x128 s6 for a narrow N, and for a narrow M from a long side
+  // of 12288; below K = 8192, as above.
+  call.op_b = gen::Op::T;
+  const std::array<std::int64_t, 6> taken_b_t[] = {
+      {8192, 97, 8192, 128, 128, 6},  {12287, 128, 8192, 128, 128, 6}, {96, 8192, 8192, 64, 128, 6},
+      {128, 12287, 8192, 64, 128, 6}, {128, 12288, 12288, 128, 128, 6}, {96, 8192, 8191, 128, 64, 6},
+      {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
+  for (const auto& [m, n, k, ml, nl, stages] : taken_b_t) {
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k << " B^T";
+    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k << " B^T";
+    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k << " B^T";
+    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k << " B^T";
+  }
+  call.op_b = gen::Op::N;
+  // 129 wide, K beyond the long side, too little streamed: the catalogue's plan.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 129, 4096},
+                         {4096, 96, 4097},
+                         {4096, 96, 4095},
+                         {8192, 129, 8192},
+                         {8192, 96, 8193}}) {
+    call.m = m, call.n = n, call.k = k;
+    const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
+                                                              call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
+    Plan p = plan(m, n, k);
+    EXPECT_EQ(p.config.ml, catalogue.config.ml) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, catalogue.config.nl) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.kg, catalogue.kg) << m << "x" << n << "x" << k;
+    if (k != 4095) {
+      EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;  // just outside, a split
+    }
+  }
 }
 
 TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {

@@ -57,12 +57,14 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   std::mt19937_64 rng(test_seed() ^ 0x36A3ull);
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
   // warpgroup, warpgroups side by side along N, four warpgroups, the shallow-K plan's tile, and
-  // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107).
+  // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107), the deep
+  // 65-128-wide plan's 64x128 s6 (§114).
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
                           "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3",
-                          "wgmma 64 128 64 64 128 1 1 0 2",  "wgmma 128 64 64 64 64 1 1 0 6"};
+                          "wgmma 64 128 64 64 128 1 1 0 2",  "wgmma 128 64 64 64 64 1 1 0 6",
+                          "wgmma 64 128 64 64 128 1 1 0 6"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
@@ -133,7 +135,9 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
 // GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
 // streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107);
 // 17-64 wide with K no longer than the long side, unsplit: the same blocks from a long side of
-// 8192 (§109), 64x64 below it (§111).
+// 8192 (§109), 64x64 below it (§111); 65-128 wide unsplit in blocks 128 wide on the narrow
+// side (§112); 128x128 s6 for a narrow N up to 96 wide of a long side from 8192, and from K =
+// 8192 64x128 s6 (B K-contiguous) or 128x128 s6 (B N-contiguous) (§114).
 TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
   SKIP_WITHOUT_SM90();
   Handle h;
@@ -150,7 +154,12 @@ TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
                         {CUBLAS_OP_N, CUBLAS_OP_N, 8200, 41, 4333, "128x64x64", false},
                         {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false},
                         {CUBLAS_OP_N, CUBLAS_OP_T, 4100, 37, 4099, "_64x64x64_", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_N, 29, 6001, 4111, "_64x64x64_", false}};
+                        {CUBLAS_OP_T, CUBLAS_OP_N, 29, 6001, 4111, "_64x64x64_", false},
+                        {CUBLAS_OP_N, CUBLAS_OP_N, 4133, 97, 4111, "_64x128x64_", false},
+                        {CUBLAS_OP_T, CUBLAS_OP_T, 121, 5001, 4099, "_128x64x64_", false},
+                        {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 75, 4103, "_128x128x64_64x128_s6", false},
+                        {CUBLAS_OP_T, CUBLAS_OP_N, 67, 8200, 8193, "_64x128x64_64x128_s6", false},
+                        {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 99, 8193, "_128x128x64_64x128_s6", false}};
   for (const char* name : kHalfEntries)
     for (const Case& c : cases) {
       const Entry& e = entry_named(name);
