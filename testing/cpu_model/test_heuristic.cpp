@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <tuple>
 
 #include "gemm_call.hpp"
@@ -19,6 +20,34 @@ constexpr int kSms = 132;
 
 Plan plan(gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k) {
   return plan_gemm(t, false, gen::Op::N, gen::Op::T, m, n, k, kSms);
+}
+
+// `call` at m x n x k runs the wgmma block ml x nl with `stages` stages in one slice; `row` is
+// {m, n, k, ml, nl, stages}.
+void expect_unsplit_wgmma(ptxblas::dispatch::GemmCall call, const std::array<std::int64_t, 6>& row) {
+  const auto& [m, n, k, ml, nl, stages] = row;
+  call.m = m, call.n = n, call.k = k;
+  const Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                            (call.op_b == gen::Op::N ? "" : " B^T");
+  EXPECT_EQ(p.config.ml, ml) << shape;
+  EXPECT_EQ(p.config.nl, nl) << shape;
+  EXPECT_EQ(p.config.stages, stages) << shape;
+  EXPECT_EQ(p.kg, 1) << shape;
+}
+
+// `call` at m x n x k runs the catalogue's plan (slices at least 2048 deep, kWgmmaMinSliceK);
+// returns it.
+Plan expect_catalogue_wgmma(ptxblas::dispatch::GemmCall call, std::int64_t m, std::int64_t n, std::int64_t k) {
+  call.m = m, call.n = n, call.k = k;
+  const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
+                                                            call.op_b, m, n, k, kSms, 2048);
+  const Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+  const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  EXPECT_EQ(p.config.ml, catalogue.config.ml) << shape;
+  EXPECT_EQ(p.config.nl, catalogue.config.nl) << shape;
+  EXPECT_EQ(p.kg, catalogue.kg) << shape;
+  return p;
 }
 
 }  // namespace
@@ -288,26 +317,13 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
       {24, 14336, 4096, 64, 128, 4}, {64, 16384, 4096, 64, 128, 4}, {48, 8192, 8192, 64, 128, 4},
       {4096, 48, 4096, 64, 64, 6},   {8191, 32, 4096, 64, 64, 6},  {6144, 32, 6144, 64, 64, 6},
       {32, 4096, 4096, 64, 64, 6},   {40, 5120, 5120, 64, 64, 6},  {4096, 64, 4096, 64, 64, 6}};
-  for (const auto& [m, n, k, ml, nl, stages] : taken) {
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
-  }
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // Too deep a K or too little streamed: the catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 32, 16384},
                          {4096, 32, 4097},
                          {4096, 32, 4095},
-                         {16384, 32, 512}}) {
-    call.m = m, call.n = n, call.k = k;
-    const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
-                                                              call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, catalogue.config.ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, catalogue.config.nl) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.kg, catalogue.kg) << m << "x" << n << "x" << k;
-  }
+                         {16384, 32, 512}})
+    expect_catalogue_wgmma(call, m, n, k);
   EXPECT_GT(plan(4096, 32, 4097).kg, 1);  // the bounds are tight: just outside, a split
   EXPECT_EQ(plan(4096, 65, 4096).config.nl, 128);  // 65 wide: §112's blocks 128 wide
 }
@@ -321,10 +337,6 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::BF16;
   call.op_a = gen::Op::T;
-  auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
-    call.m = m, call.n = n, call.k = k;
-    return ptxblas::dispatch::plan_wgmma(call, kSms);
-  };
   // m, n, k, then the block's ml, nl and stages.
   const std::array<std::int64_t, 6> taken[] = {
       {4096, 65, 4096, 64, 128, 4},    {6144, 100, 6144, 64, 128, 4},   {8192, 128, 4096, 64, 128, 4},
@@ -333,13 +345,7 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {14336, 72, 4096, 128, 128, 6},  {8192, 65, 8192, 128, 128, 6},   {16384, 96, 8192, 128, 128, 6},
       {8192, 97, 8192, 64, 128, 6},    {12287, 128, 8192, 64, 128, 6},  {96, 8192, 8192, 64, 128, 6},
       {128, 12287, 8192, 64, 128, 6},  {12288, 128, 12288, 128, 128, 6}, {65, 12288, 8192, 128, 128, 6}};
-  for (const auto& [m, n, k, ml, nl, stages] : taken) {
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k;
-  }
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // B N-contiguous, from K = 8192: 128x128 s6 for a narrow N, and for a narrow M from a long side
   // of 12288; below K = 8192, as above.
   call.op_b = gen::Op::T;
@@ -347,13 +353,7 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {8192, 97, 8192, 128, 128, 6},  {12287, 128, 8192, 128, 128, 6}, {96, 8192, 8192, 64, 128, 6},
       {128, 12287, 8192, 64, 128, 6}, {128, 12288, 12288, 128, 128, 6}, {96, 8192, 8191, 128, 64, 6},
       {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
-  for (const auto& [m, n, k, ml, nl, stages] : taken_b_t) {
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, ml) << m << "x" << n << "x" << k << " B^T";
-    EXPECT_EQ(p.config.nl, nl) << m << "x" << n << "x" << k << " B^T";
-    EXPECT_EQ(p.config.stages, stages) << m << "x" << n << "x" << k << " B^T";
-    EXPECT_EQ(p.kg, 1) << m << "x" << n << "x" << k << " B^T";
-  }
+  for (const auto& row : taken_b_t) expect_unsplit_wgmma(call, row);
   call.op_b = gen::Op::N;
   // 129 wide, K beyond the long side, too little streamed: the catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 129, 4096},
@@ -361,13 +361,7 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
                          {4096, 96, 4095},
                          {8192, 129, 8192},
                          {8192, 96, 8193}}) {
-    call.m = m, call.n = n, call.k = k;
-    const Plan catalogue = ptxblas::dispatch::plan_over_tiles(gen::wgmma_catalog(), call.data, false, call.op_a,
-                                                              call.op_b, m, n, k, kSms, 2048);  // kWgmmaMinSliceK
-    Plan p = plan(m, n, k);
-    EXPECT_EQ(p.config.ml, catalogue.config.ml) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.config.nl, catalogue.config.nl) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p.kg, catalogue.kg) << m << "x" << n << "x" << k;
+    const Plan p = expect_catalogue_wgmma(call, m, n, k);
     if (k != 4095) {
       EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;  // just outside, a split
     }
