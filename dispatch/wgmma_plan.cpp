@@ -23,6 +23,8 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
 
 namespace {
 
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 // A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
 // `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
 CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
@@ -88,7 +90,7 @@ constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 // split in two, ran these 0.56-0.84 of cuBLAS; probe bursts x1.08-1.44 on eight (perf notes §112).
 // Other blocks where the H200 ran them faster (§114): 128x128 s6 for a narrow N up to 96 wide of
 // a long side of 8192 or more (half the re-reads of the narrow operand per row of 64x128's; A/B
-// x1.13-1.59 over 64x128 s4 on ten shapes). With K of 8192 and more, 64x128 s6 (TN 8192x128x8192
+// x1.16-1.59 over 64x128 s4 on ten shapes). With K of 8192 and more, 64x128 s6 (TN 8192x128x8192
 // 426 TFLOP/s against 357 for s4; TN 96x8192x8192 296 against 222 for 128x64 s6), but 128x128 s6
 // for a narrow N whose B is N-contiguous (x1.08-1.29) and from a long side of 12288, where
 // 64x128 blocks leave the last of two waves part-empty (x1.21-1.34; TN 12288x100x12288 probe 338
@@ -99,6 +101,17 @@ constexpr std::int64_t kWgmmaAcrossSquareLong = 8192;
 constexpr std::int64_t kWgmmaAcrossDeepK = 8192;
 constexpr std::int64_t kWgmmaAcrossDeepLong = 12288;
 
+// 129-256 wide, likewise unsplit (§115-§116, H200 probes), in the largest block whose grid still
+// has 0.7 of a block per SM. A narrow N up to 192 in one block 192 wide: 128x192 s5 (from a long
+// side of ~12k), else 64x192 s6; 256-wide blocks left a third of a 160-wide C's tensor work as
+// padding (TT 16384x160x8192 128x256 365 TFLOP/s, 128x192 476; NN 8192x160x8192 128x128 s6 263,
+// 64x192 362). Wider, or a narrow M: 128x256 s4, 128x128 s6, then 128 across the narrow side in
+// 64-deep blocks (128x64 s6 / 64x128 s6); 128x256 only while its grid is one wave, past it the
+// catalogue's split of it (NT 20480x200x8192: 160 blocks unsplit 293, three slices 327).
+constexpr std::int64_t kWgmmaWideNarrow = 256;
+constexpr std::int64_t kWgmmaWide192 = 192;
+constexpr std::int64_t kWgmmaWideBlocksPerTenSms = 7;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -107,6 +120,9 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> narrow_short = {{64, 64, 64, 64, 64, 1, W, false, 6}};
   static const std::vector<gen::Tile> square = {{128, 128, 64, 64, 128, 1, W, false, 6}};
   static const std::vector<gen::Tile> across_deep = {{64, 128, 64, 64, 128, 1, W, false, 6}};
+  static const std::vector<gen::Tile> wide = {{128, 256, 64, 64, 256, 1, W, false, 4}};
+  static const std::vector<gen::Tile> wide_192 = {{128, 192, 64, 64, 192, 1, W, false, 5}};
+  static const std::vector<gen::Tile> narrow_192 = {{64, 192, 64, 64, 192, 1, W, false, 6}};
   const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
@@ -128,6 +144,18 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     else
       tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? &square : &across_deep;
     min_slice_k = call.k;  // a single slice
+  } else if (streams && narrow <= kWgmmaWideNarrow && call.k <= long_side) {
+    auto blocks = [&](const gen::Tile& t) { return ceil_div(call.m, t.ml) * ceil_div(call.n, t.nl); };
+    auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * multiprocessors; };
+    min_slice_k = call.k;  // a single slice
+    if (narrow_is_n && narrow <= kWgmmaWide192) {
+      tiles = fills(wide_192.front()) ? &wide_192 : &narrow_192;
+    } else if (fills(wide.front())) {
+      tiles = &wide;
+      if (blocks(wide.front()) > multiprocessors) min_slice_k = kWgmmaMinSliceK;
+    } else {
+      tiles = fills(square.front()) ? &square : narrow_is_n ? &narrow_n : &across_deep;
+    }
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                          multiprocessors, min_slice_k);

@@ -355,15 +355,55 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
   for (const auto& row : taken_b_t) expect_unsplit_wgmma(call, row);
   call.op_b = gen::Op::N;
-  // 129 wide, K beyond the long side, too little streamed: the catalogue's plan.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 129, 4096},
+  // 257 wide, K beyond the long side, too little streamed: the catalogue's plan (129-256 wide:
+  // the next test's).
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 257, 4096},
                          {4096, 96, 4097},
                          {4096, 96, 4095},
-                         {8192, 129, 8192},
+                         {257, 8192, 8192},
                          {8192, 96, 8193}}) {
     const Plan p = expect_catalogue_wgmma(call, m, n, k);
-    if (k != 4095) {
+    if (n == 96 && k != 4095) {
       EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;  // just outside, a split
+    }
+  }
+}
+
+TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
+  // 129-256 wide (perf notes §115, §116): one slice, in the largest block whose grid has 0.7 of a
+  // block per SM (93 blocks of 132 SMs). A narrow N up to 192: 128x192 s5, else 64x192 s6.
+  // Wider, or a narrow M: 128x256 s4 while its grid is at most one wave, 128x128 s6, then 128x64
+  // s6 (narrow N) or 64x128 s6 (narrow M).
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_b = gen::Op::T;
+  // m, n, k, then the block's ml, nl and stages.
+  const std::array<std::int64_t, 6> taken[] = {
+      // narrow N 129-192
+      {4096, 129, 4096, 64, 192, 6},    {11776, 192, 4096, 64, 192, 6},   {11777, 192, 4096, 128, 192, 5},
+      {16384, 136, 4096, 128, 192, 5},  {32768, 160, 4096, 128, 192, 5},
+      // narrow N 193-256
+      {4096, 256, 4096, 128, 64, 6},    {5888, 200, 5888, 128, 64, 6},    {5889, 193, 5889, 128, 128, 6},
+      {8192, 256, 8192, 128, 128, 6},   {11776, 200, 4096, 128, 128, 6},  {11777, 200, 4096, 128, 256, 4},
+      {16896, 256, 8192, 128, 256, 4},  {12288, 256, 12288, 128, 256, 4},
+      // narrow M 129-256
+      {136, 4096, 4096, 64, 128, 6},    {256, 5888, 5888, 64, 128, 6},    {129, 5889, 5889, 128, 128, 6},
+      {256, 8192, 8192, 128, 128, 6},   {200, 11776, 4096, 128, 128, 6},  {200, 11777, 4096, 128, 256, 4},
+      {224, 16384, 8192, 128, 256, 4},  {144, 12288, 12288, 128, 256, 4}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  // 128x256 past one wave (133 blocks): the catalogue's plan, K split where deep enough; 257
+  // wide, K beyond the long side, too little streamed: the catalogue's plan.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{16897, 200, 8192},
+                         {20480, 200, 8192},
+                         {176, 20480, 8192},
+                         {8192, 257, 8192},
+                         {257, 8192, 8192},
+                         {8192, 200, 8193},
+                         {4096, 200, 4095}}) {
+    const Plan p = expect_catalogue_wgmma(call, m, n, k);
+    if (k == 8192 && m != 8192 && m != 257) {
+      EXPECT_EQ(p.config.nl, 256) << m << "x" << n << "x" << k;
+      EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;
     }
   }
 }
