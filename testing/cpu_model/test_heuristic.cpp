@@ -385,14 +385,15 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
       // narrow N 193-256
       {4096, 256, 4096, 128, 64, 6},    {5888, 200, 5888, 128, 64, 6},    {5889, 193, 5889, 128, 128, 6},
       {8192, 256, 8192, 128, 128, 6},   {11776, 200, 4096, 128, 128, 6},  {11777, 200, 4096, 128, 256, 4},
-      {16896, 256, 8192, 128, 256, 4},  {12288, 256, 12288, 128, 256, 4},
+      {16896, 256, 16896, 128, 256, 4}, {12288, 256, 12288, 128, 256, 4},
       // narrow M 129-256
       {136, 4096, 4096, 64, 128, 6},    {256, 5888, 5888, 64, 128, 6},    {129, 5889, 5889, 128, 128, 6},
       {256, 8192, 8192, 128, 128, 6},   {200, 11776, 4096, 128, 128, 6},  {200, 11777, 4096, 128, 256, 4},
       {224, 16384, 8192, 128, 256, 4},  {144, 12288, 12288, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // 128x256 past one wave (133 blocks): the catalogue's plan, K split where deep enough; 257
-  // wide, K beyond the long side, too little streamed: the catalogue's plan.
+  // 16896 x 256 above is one wave of 128x256 (132 blocks): unsplit even at K = its long side,
+  // where the catalogue would split it. Past one wave (133 blocks): the catalogue's plan, K split
+  // where deep enough; 257 wide, K beyond the long side, too little streamed: the catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{16897, 200, 8192},
                          {20480, 200, 8192},
                          {176, 20480, 8192},
