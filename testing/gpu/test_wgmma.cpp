@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <initializer_list>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -133,44 +136,21 @@ TEST(Wgmma, DeepReductionOntoOneTileSplitsPastThe2048Floor) {
   EXPECT_GT(std::stoi(r.kernel.substr(at + 4)), 30001 / 2048) << r.kernel;
 }
 
-// GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
-// streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107);
-// 17-64 wide with K no longer than the long side, unsplit: the same blocks from a long side of
-// 8192 (§109), 64x64 below it (§111); 65-128 wide unsplit in blocks 128 wide on the narrow
-// side (§112); 128x128 s6 for a narrow N up to 96 wide of a long side from 8192, and from K =
-// 8192 64x128 s6 (B K-contiguous) or 128x128 s6 (B N-contiguous) (§114); 129-256 wide unsplit
-// in the largest block that fills the SMs, 192 wide for a narrow N up to 192 (§116).
-TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
-  SKIP_WITHOUT_SM90();
+struct StreamingCase {
+  cublasOperation_t ta, tb;
+  std::int64_t m, n, k;
+  const char* tile;  // a piece of the kernel's name
+  bool split;
+};
+
+// Each case through the dispatcher, checked against the reference, must run `tile`, split or not.
+// The float64 host reference costs ~2.5 s per GFLOP: calls above 2^31 multiply-adds run for one
+// entry each, in turn, the others for all three.
+void check_streaming_cases(std::initializer_list<StreamingCase> cases, std::uint64_t salt) {
   Handle h;
-  std::mt19937_64 rng(test_seed() ^ 0x5E17ull);
-  struct Case {
-    cublasOperation_t ta, tb;
-    std::int64_t m, n, k;
-    const char* tile;
-    bool split;
-  };
-  const Case cases[] = {{CUBLAS_OP_T, CUBLAS_OP_N, 8191, 1, 4103, "128x64x64", true},
-                        {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 13, 4333, "128x64x64", true},
-                        {CUBLAS_OP_N, CUBLAS_OP_T, 7, 5000, 4097, "64x128x64", true},
-                        {CUBLAS_OP_N, CUBLAS_OP_N, 8200, 41, 4333, "128x64x64", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_T, 4100, 37, 4099, "_64x64x64_", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_N, 29, 6001, 4111, "_64x64x64_", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_N, 4133, 97, 4111, "_64x128x64_", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_T, 121, 5001, 4099, "_128x64x64_", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 75, 4103, "_128x128x64_64x128_s6", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_N, 67, 8200, 8193, "_64x128x64_64x128_s6", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 99, 8193, "_128x128x64_64x128_s6", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 161, 4099, "_64x192x64_64x192_s6", false},
-                        {CUBLAS_OP_N, CUBLAS_OP_T, 12000, 137, 1400, "_128x192x64_64x192_s5", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_N, 12100, 200, 1390, "_128x256x64_64x256_s4", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_T, 150, 6001, 4100, "_128x128x64_64x128_s6", false},
-                        {CUBLAS_OP_T, CUBLAS_OP_N, 136, 4100, 4100, "_64x128x64_64x128_s6", false}};
-  // The float64 host reference costs ~2.5 s per GFLOP: calls above 2^31 multiply-adds run for
-  // one entry each, in turn, the others for all three.
+  std::mt19937_64 rng(test_seed() ^ salt);
   std::size_t turn = 0;
-  for (const Case& c : cases) {
+  for (const StreamingCase& c : cases) {
     const bool deep = c.m * c.n * c.k > (std::int64_t{1} << 31);
     const char* only = deep ? kHalfEntries[turn++ % std::size(kHalfEntries)] : nullptr;
     for (const char* name : kHalfEntries) {
@@ -182,6 +162,48 @@ TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
       EXPECT_EQ(r.kernel.find(" kg=") != std::string::npos, c.split) << describe(e, g) << " ran " << r.kernel;
     }
   }
+}
+
+// GEMV-like calls (a C at most 16 wide, a long operand of 2^24 elements or more) run the narrow
+// streaming plan: 128x64 blocks for a narrow N, 64x128 for a narrow M, K split (perf notes §107);
+// 17-64 wide with K no longer than the long side, unsplit: the same blocks from a long side of
+// 8192 (§109), 64x64 below it (§111).
+TEST(Wgmma, NarrowStreamingCallsMatchTheReference) {
+  SKIP_WITHOUT_SM90();
+  check_streaming_cases({{CUBLAS_OP_T, CUBLAS_OP_N, 8191, 1, 4103, "128x64x64", true},
+                         {CUBLAS_OP_N, CUBLAS_OP_N, 4100, 13, 4333, "128x64x64", true},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 7, 5000, 4097, "64x128x64", true},
+                         {CUBLAS_OP_N, CUBLAS_OP_N, 8200, 41, 4333, "128x64x64", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_T, 64, 8200, 4097, "64x128x64", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 4100, 37, 4099, "_64x64x64_", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 29, 6001, 4111, "_64x64x64_", false}},
+                        0x5E17ull);
+}
+
+// 65-128 wide, likewise unsplit, in blocks 128 wide on the narrow side (§112); 128x128 s6 for a
+// narrow N up to 96 wide of a long side from 8192, and from K = 8192 64x128 s6 (B K-contiguous)
+// or 128x128 s6 (B N-contiguous) (§114). (A test of its own, so that the GPU tests' shards
+// balance: these calls' references take most of a minute.)
+TEST(Wgmma, Calls65To128WideStreamingMatchTheReference) {
+  SKIP_WITHOUT_SM90();
+  check_streaming_cases({{CUBLAS_OP_N, CUBLAS_OP_N, 4133, 97, 4111, "_64x128x64_", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_T, 121, 5001, 4099, "_128x64x64_", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 75, 4103, "_128x128x64_64x128_s6", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 67, 8200, 8193, "_64x128x64_64x128_s6", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 8200, 99, 8193, "_128x128x64_64x128_s6", false}},
+                        0x65A8ull);
+}
+
+// 129-256 wide, unsplit in the largest block that fills the SMs, 192 wide for a narrow N up to
+// 192 (§116).
+TEST(Wgmma, Calls129To256WideStreamingMatchTheReference) {
+  SKIP_WITHOUT_SM90();
+  check_streaming_cases({{CUBLAS_OP_N, CUBLAS_OP_N, 4100, 161, 4099, "_64x192x64_64x192_s6", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 12000, 137, 1400, "_128x192x64_64x192_s5", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 12100, 200, 1390, "_128x256x64_64x256_s4", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_T, 150, 6001, 4100, "_128x128x64_64x128_s6", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 136, 4100, 4100, "_64x128x64_64x128_s6", false}},
+                        0x1296ull);
 }
 
 }  // namespace
