@@ -61,7 +61,7 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
   // warpgroup, warpgroups side by side along N, four warpgroups, the shallow-K plan's tile, and
   // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107), the deep
-  // 65-128-wide plan's 64x128 s6 (§114).
+  // 65-128-wide plan's 64x128 s6 (§114), the 129-192-wide plan's 192-wide blocks (§116).
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
