@@ -88,6 +88,9 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
 std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors);
 
+// Whole blocks of `b` that cover `a` (a, b > 0).
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 // The same rules over a given tile list, largest first, no K slice shallower than min_slice_k
 // (plan_gemm: the type's catalog and 128).
 Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,

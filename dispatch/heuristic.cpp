@@ -25,8 +25,6 @@ constexpr std::int64_t kWgmmaFillSliceK = 512;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kSetsMinSliceK = 256;  // with_k_sets: no slice shallower than this
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 // Blocks of a kernel one SM holds at once (H100 limits; registers from the generator's
 // prediction, allocated per warp in units of 256).
 std::int64_t blocks_per_sm(const gen::KernelConfig& c) {

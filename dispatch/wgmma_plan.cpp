@@ -23,8 +23,6 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
 
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 // A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
 // `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
 CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
@@ -112,6 +110,13 @@ constexpr std::int64_t kWgmmaWideNarrow = 256;
 constexpr std::int64_t kWgmmaWide192 = 192;
 constexpr std::int64_t kWgmmaWideBlocksPerTenSms = 7;
 
+// A narrow M of 192 whole in one 192-row block of three warpgroups where its grid fills the SMs
+// as above: 192x128 s5, else 192x64 s6 (§117 A/B x1.13-1.36 on five shapes: TN 192x8192x8192
+// 394 -> 537 TFLOP/s; but NT 184x8192x8192 lost x0.78 and the probe's M = 136-176 x0.85-0.93, so
+// a ragged M keeps §116's plan). A narrow N 257-384 in two 192-wide blocks, 128x192 s5, unsplit
+// (A/B x1.24-1.61 on 13 shapes over the catalogue's 128x256, K mostly split).
+constexpr std::int64_t kWgmmaWide384 = 384;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -123,6 +128,8 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> wide = {{128, 256, 64, 64, 256, 1, W, false, 4}};
   static const std::vector<gen::Tile> wide_192 = {{128, 192, 64, 64, 192, 1, W, false, 5}};
   static const std::vector<gen::Tile> narrow_192 = {{64, 192, 64, 64, 192, 1, W, false, 6}};
+  static const std::vector<gen::Tile> rows_192 = {{192, 128, 64, 64, 128, 1, W, false, 5}};
+  static const std::vector<gen::Tile> rows_192_short = {{192, 64, 64, 64, 64, 1, W, false, 6}};
   const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
@@ -150,12 +157,17 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     min_slice_k = call.k;  // a single slice
     if (narrow_is_n && narrow <= kWgmmaWide192) {
       tiles = fills(wide_192.front()) ? &wide_192 : &narrow_192;
+    } else if (!narrow_is_n && narrow == kWgmmaWide192 && fills(rows_192_short.front())) {
+      tiles = fills(rows_192.front()) ? &rows_192 : &rows_192_short;
     } else if (fills(wide.front())) {
       tiles = &wide;
       if (blocks(wide.front()) > multiprocessors) min_slice_k = kWgmmaMinSliceK;
     } else {
       tiles = fills(square.front()) ? &square : narrow_is_n ? &narrow_n : &across_deep;
     }
+  } else if (streams && narrow_is_n && narrow <= kWgmmaWide384 && call.k <= long_side) {
+    tiles = &wide_192;
+    min_slice_k = call.k;  // a single slice
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                          multiprocessors, min_slice_k);

@@ -355,9 +355,9 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
   for (const auto& row : taken_b_t) expect_unsplit_wgmma(call, row);
   call.op_b = gen::Op::N;
-  // 257 wide, K beyond the long side, too little streamed: the catalogue's plan (129-256 wide:
-  // the next test's).
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 257, 4096},
+  // 385 wide, K beyond the long side, too little streamed: the catalogue's plan (129-384 wide:
+  // the next tests').
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 385, 4096},
                          {4096, 96, 4097},
                          {4096, 96, 4095},
                          {257, 8192, 8192},
@@ -393,20 +393,40 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // 16896 x 256 above is one wave of 128x256 (132 blocks): unsplit even at K = its long side,
   // where the catalogue would split it. Past one wave (133 blocks): the catalogue's plan, K split
-  // where deep enough; 257 wide, K beyond the long side, too little streamed: the catalogue's plan.
+  // where deep enough; a narrow M 257 wide, K beyond the long side, too little streamed: the
+  // catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{16897, 200, 8192},
                          {20480, 200, 8192},
                          {176, 20480, 8192},
-                         {8192, 257, 8192},
                          {257, 8192, 8192},
                          {8192, 200, 8193},
                          {4096, 200, 4095}}) {
     const Plan p = expect_catalogue_wgmma(call, m, n, k);
-    if (k == 8192 && m != 8192 && m != 257) {
+    if (k == 8192 && m != 257) {
       EXPECT_EQ(p.config.nl, 256) << m << "x" << n << "x" << k;
       EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;
     }
   }
+}
+
+TEST(Heuristic, WgmmaNarrowM177To192AndNarrowN257To384TakeBlocks192Wide) {
+  // perf notes §117: a narrow M of 192 in one 192-row block, 192x128 s5 or 192x64 s6, whichever
+  // is the largest whose grid has 0.7 of a block per SM (neither, or a ragged M: §116's plan); a
+  // narrow N 257-384 in two 128x192 s5 blocks; one slice.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::BF16;
+  call.op_a = gen::Op::T;
+  const std::array<std::int64_t, 6> taken[] = {
+      {192, 8192, 8192, 192, 64, 6},    {192, 11777, 4096, 192, 128, 5},  {192, 11776, 4096, 192, 64, 6},
+      {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {191, 8192, 8192, 128, 128, 6},
+      {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  // 385 wide, a narrow M 257-384, K beyond the long side, too little streamed: the catalogue's.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 385, 8192},
+                         {300, 8192, 8192},
+                         {8192, 300, 8193},
+                         {4096, 300, 4095}})
+    expect_catalogue_wgmma(call, m, n, k);
 }
 
 TEST(Heuristic, NarrowCTakesTheTypesNarrowTile) {

@@ -61,14 +61,16 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   // The catalogue's tiles (generator/tile_catalog.cpp), other stage counts, two 64-row tiles per
   // warpgroup, warpgroups side by side along N, four warpgroups, the shallow-K plan's tile, and
   // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107), the deep
-  // 65-128-wide plan's 64x128 s6 (§114), the 129-192-wide plan's 192-wide blocks (§116).
+  // 65-128-wide plan's 64x128 s6 (§114), the 129-192-wide plan's 192-wide blocks (§116), the
+  // 192-row blocks of three warpgroups (§117).
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
                           "wgmma 128 256 64 128 128 1 1 0 3", "wgmma 256 128 64 64 128 1 1 0 3",
                           "wgmma 64 128 64 64 128 1 1 0 2",  "wgmma 128 64 64 64 64 1 1 0 6",
                           "wgmma 64 128 64 64 128 1 1 0 6",  "wgmma 128 192 64 64 192 1 1 0 5",
-                          "wgmma 64 192 64 64 192 1 1 0 6"};
+                          "wgmma 64 192 64 64 192 1 1 0 6",  "wgmma 192 128 64 64 128 1 1 0 5",
+                          "wgmma 192 64 64 64 64 1 1 0 6"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
@@ -195,14 +197,17 @@ TEST(Wgmma, Calls65To128WideStreamingMatchTheReference) {
 }
 
 // 129-256 wide, unsplit in the largest block that fills the SMs, 192 wide for a narrow N up to
-// 192 (§116).
-TEST(Wgmma, Calls129To256WideStreamingMatchTheReference) {
+// 192 (§116); a narrow M of 192 in 192-row blocks, a narrow N 257-384 in 128x192 s5 (§117).
+TEST(Wgmma, Calls129To384WideStreamingMatchTheReference) {
   SKIP_WITHOUT_SM90();
   check_streaming_cases({{CUBLAS_OP_N, CUBLAS_OP_N, 4100, 161, 4099, "_64x192x64_64x192_s6", false},
                          {CUBLAS_OP_N, CUBLAS_OP_T, 12000, 137, 1400, "_128x192x64_64x192_s5", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 12100, 200, 1390, "_128x256x64_64x256_s4", false},
                          {CUBLAS_OP_T, CUBLAS_OP_T, 150, 6001, 4100, "_128x128x64_64x128_s6", false},
-                         {CUBLAS_OP_T, CUBLAS_OP_N, 136, 4100, 4100, "_64x128x64_64x128_s6", false}},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 136, 4100, 4100, "_64x128x64_64x128_s6", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 192, 6001, 2800, "_192x64x64_64x64_s6", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 192, 12001, 1400, "_192x128x64_64x128_s5", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_N, 6001, 257, 2800, "_128x192x64_64x192_s5", false}},
                         0x1296ull);
 }
 
