@@ -117,6 +117,12 @@ constexpr std::int64_t kWgmmaWideBlocksPerTenSms = 7;
 // (A/B x1.24-1.61 on 13 shapes over the catalogue's 128x256, K mostly split).
 constexpr std::int64_t kWgmmaWide384 = 384;
 
+// 385-512 wide either way, in 128x256 s4 unsplit where that grid is 0.7-1 wave (§118 probe on
+// the H200: NN 400x8192x8192 577 TFLOP/s against 426 for the catalogue's three slices, BF16 NN
+// 8192x400x8192 580 against 398); a smaller or a longer grid keeps the catalogue's plan (NN
+// 4096x480x4096: 128x256 351, the catalogue's 128x128 s4 537).
+constexpr std::int64_t kWgmmaWide512 = 512;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -137,6 +143,8 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   const bool narrow_is_n = call.n <= call.m;
   const auto& narrow_tiles = narrow_is_n ? narrow_n : narrow_m;  // 64 wide on the narrow side
   const auto& across_tiles = narrow_is_n ? narrow_m : narrow_n;  // 128 wide on it
+  auto blocks = [&](const gen::Tile& t) { return ceil_div(call.m, t.ml) * ceil_div(call.n, t.nl); };
+  auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * multiprocessors; };
   if (call.k <= kWgmmaShallowK) {
     tiles = &shallow;
   } else if (streams && narrow <= kWgmmaNarrow) {
@@ -152,8 +160,6 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
       tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? &square : &across_deep;
     min_slice_k = call.k;  // a single slice
   } else if (streams && narrow <= kWgmmaWideNarrow && call.k <= long_side) {
-    auto blocks = [&](const gen::Tile& t) { return ceil_div(call.m, t.ml) * ceil_div(call.n, t.nl); };
-    auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * multiprocessors; };
     min_slice_k = call.k;  // a single slice
     if (narrow_is_n && narrow <= kWgmmaWide192) {
       tiles = fills(wide_192.front()) ? &wide_192 : &narrow_192;
@@ -167,6 +173,10 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     }
   } else if (streams && narrow_is_n && narrow <= kWgmmaWide384 && call.k <= long_side) {
     tiles = &wide_192;
+    min_slice_k = call.k;  // a single slice
+  } else if (streams && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && call.k <= long_side &&
+             fills(wide.front()) && blocks(wide.front()) <= multiprocessors) {
+    tiles = &wide;
     min_slice_k = call.k;  // a single slice
   }
   return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,

@@ -421,11 +421,32 @@ TEST(Heuristic, WgmmaNarrowM177To192AndNarrowN257To384TakeBlocks192Wide) {
       {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {191, 8192, 8192, 128, 128, 6},
       {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // 385 wide, a narrow M 257-384, K beyond the long side, too little streamed: the catalogue's.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 385, 8192},
+  // 513 wide, a narrow M 257-384, K beyond the long side, too little streamed: the catalogue's.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 513, 8192},
                          {300, 8192, 8192},
                          {8192, 300, 8193},
                          {4096, 300, 4095}})
+    expect_catalogue_wgmma(call, m, n, k);
+}
+
+TEST(Heuristic, Wgmma385To512WideRunsUnsplitIn128x256WhereItsGridIsOneWave) {
+  // perf notes §118: 385-512 wide either way, 128x256 s4 in one slice where its grid is 0.7-1 wave
+  // of 132 SMs (93-132 blocks); otherwise the catalogue's plan.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_a = gen::Op::T;
+  const std::array<std::int64_t, 6> taken[] = {
+      {8192, 385, 8192, 128, 256, 4}, {400, 8192, 8192, 128, 256, 4}, {5889, 512, 5889, 128, 256, 4},
+      {512, 8448, 4096, 128, 256, 4}, {6144, 448, 6144, 128, 256, 4}, {8448, 512, 8448, 128, 256, 4}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  // A grid of 92 or 133 blocks, 384 or 513 wide, K beyond the long side, too little streamed.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{5888, 512, 5888},
+                         {8449, 512, 8192},
+                         {512, 8449, 8192},
+                         {384, 8192, 8192},
+                         {8192, 513, 8192},
+                         {8192, 400, 8193},
+                         {4096, 400, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
 }
 
