@@ -123,6 +123,12 @@ constexpr std::int64_t kWgmmaWide384 = 384;
 // 4096x480x4096: 128x256 351, the catalogue's 128x128 s4 537).
 constexpr std::int64_t kWgmmaWide512 = 512;
 
+// A narrow M 288-384 in two 192-row blocks, 192x128 s5, one slice, where that grid has 0.7 of a
+// block per SM (§119 A/B x1.16-1.65 on seven shapes over the catalogue's 128x128 / 128x256: NN
+// 384x8192x8192 470 -> 683 TFLOP/s, TN 288x6144x6144 260 -> 430). From 288 the second block is
+// at least half full; TT 264x16384x8192 lost x0.87 in it, so 257-287 keeps the catalogue's plan.
+constexpr std::int64_t kWgmmaRows192Min = 288;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -173,6 +179,10 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     }
   } else if (streams && narrow_is_n && narrow <= kWgmmaWide384 && call.k <= long_side) {
     tiles = &wide_192;
+    min_slice_k = call.k;  // a single slice
+  } else if (streams && !narrow_is_n && narrow >= kWgmmaRows192Min && narrow <= kWgmmaWide384 &&
+             call.k <= long_side && fills(rows_192.front())) {
+    tiles = &rows_192;
     min_slice_k = call.k;  // a single slice
   } else if (streams && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && call.k <= long_side &&
              fills(wide.front()) && blocks(wide.front()) <= multiprocessors) {

@@ -421,9 +421,10 @@ TEST(Heuristic, WgmmaNarrowM177To192AndNarrowN257To384TakeBlocks192Wide) {
       {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {191, 8192, 8192, 128, 128, 6},
       {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // 513 wide, a narrow M 257-384, K beyond the long side, too little streamed: the catalogue's.
+  // 513 wide, a narrow M 257-287 (288-384: §119), K beyond the long side, too little streamed:
+  // the catalogue's.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 513, 8192},
-                         {300, 8192, 8192},
+                         {280, 8192, 8192},
                          {8192, 300, 8193},
                          {4096, 300, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
@@ -439,14 +440,33 @@ TEST(Heuristic, Wgmma385To512WideRunsUnsplitIn128x256WhereItsGridIsOneWave) {
       {8192, 385, 8192, 128, 256, 4}, {400, 8192, 8192, 128, 256, 4}, {5889, 512, 5889, 128, 256, 4},
       {512, 8448, 4096, 128, 256, 4}, {6144, 448, 6144, 128, 256, 4}, {8448, 512, 8448, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // A grid of 92 or 133 blocks, 384 or 513 wide, K beyond the long side, too little streamed.
+  // A grid of 92 or 133 blocks, 513 wide, K beyond the long side, too little streamed.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{5888, 512, 5888},
                          {8449, 512, 8192},
                          {512, 8449, 8192},
-                         {384, 8192, 8192},
                          {8192, 513, 8192},
                          {8192, 400, 8193},
                          {4096, 400, 4095}})
+    expect_catalogue_wgmma(call, m, n, k);
+}
+
+TEST(Heuristic, WgmmaNarrowM288To384RunsUnsplitIn192RowBlocks) {
+  // perf notes §119: a narrow M 288-384 in 192x128 s5, one slice, where that grid has 0.7 of a
+  // block per SM (93 blocks of 132 SMs); a narrower M, a smaller grid: the catalogue's plan.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_b = gen::Op::T;
+  const std::array<std::int64_t, 6> taken[] = {{384, 8192, 8192, 192, 128, 5},
+                                                {288, 6144, 6144, 192, 128, 5},
+                                                {300, 5889, 5889, 192, 128, 5},
+                                                {336, 16384, 4096, 192, 128, 5}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{287, 8192, 8192},
+                         {264, 16384, 8192},
+                         {384, 5888, 5888},
+                         {385, 5888, 5888},
+                         {384, 8192, 8193},
+                         {384, 6144, 2730}})
     expect_catalogue_wgmma(call, m, n, k);
 }
 

@@ -198,7 +198,8 @@ TEST(Wgmma, Calls65To128WideStreamingMatchTheReference) {
 
 // 129-256 wide, unsplit in the largest block that fills the SMs, 192 wide for a narrow N up to
 // 192 (§116); a narrow M of 192 in 192-row blocks, a narrow N 257-384 in 128x192 s5 (§117);
-// 385-512 wide in 128x256 s4 where that grid is one wave (§118).
+// 385-512 wide in 128x256 s4 where that grid is one wave (§118); a narrow M 288-384 in 192x128 s5
+// (§119).
 TEST(Wgmma, Calls129To512WideStreamingMatchTheReference) {
   SKIP_WITHOUT_SM90();
   check_streaming_cases({{CUBLAS_OP_N, CUBLAS_OP_N, 4100, 161, 4099, "_64x192x64_64x192_s6", false},
@@ -209,7 +210,8 @@ TEST(Wgmma, Calls129To512WideStreamingMatchTheReference) {
                          {CUBLAS_OP_N, CUBLAS_OP_T, 192, 6001, 2800, "_192x64x64_64x64_s6", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 192, 12001, 1400, "_192x128x64_64x128_s5", false},
                          {CUBLAS_OP_N, CUBLAS_OP_N, 6001, 257, 2800, "_128x192x64_64x192_s5", false},
-                         {CUBLAS_OP_N, CUBLAS_OP_T, 6001, 390, 2850, "_128x256x64_64x256_s4", false}},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 6001, 390, 2850, "_128x256x64_64x256_s4", false},
+                         {CUBLAS_OP_T, CUBLAS_OP_N, 301, 6001, 2850, "_192x128x64_64x128_s5", false}},
                         0x1296ull);
 }
 
