@@ -4,7 +4,9 @@
 //     generating the kernel and loading it (the driver JITs the PTX or finds the cubin in its
 //     on-disk cache, CUDA_CACHE_PATH); run twice with the same CUDA_CACHE_PATH to see both;
 //   a repeated shape: host time per call to enqueue a tiny GEMM (batches of 128 calls, each batch
-//     timed without the synchronisation after it), ptxblas and cuBLAS; and the same for a bare
+//     timed without the synchronisation after it), ptxblas and cuBLAS: S 16x16x16, and H
+//     64x64x64, which takes the wgmma path (its plan rules and two tensor maps per call, none
+//     of them cached: perf notes, open findings); and the same for a bare
 //     cuLaunchKernel of an empty kernel on the same stream (the driver's own floor), so that
 //     ptxblas's time above it is its dispatch overhead (issue 4: at most 1 us for a cached shape).
 //     They take turns batch by batch, and "above it" is the median of each round's difference:
@@ -119,6 +121,46 @@ std::function<void()> launch_floor(cudaStream_t st, bool gemm_params) {
   };
 }
 
+// Host time per call of a repeated tiny GEMM, ptxblas, cuBLAS and the two launch floors in turn
+// (printed as one line each).
+void repeated_calls(cublasHandle_t h, cudaStream_t st, const bench::Shape& tiny, int batches) {
+  Device d = alloc(tiny);
+  for (int i = 0; i < 3; ++i) {  // warm both paths
+    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
+    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
+  }
+  // The two floors (launch_floor): a launch each, its times, and ptxblas's time above it per round.
+  struct Floor {
+    const char* label;
+    std::function<void()> launch;
+    std::vector<double> us, above;
+  };
+  Floor floors[2] = {{"launch floor (empty kernel, cuLaunchKernel)", launch_floor(st, false), {}, {}},
+                     {"launch floor with the GEMM's 20 parameters", launch_floor(st, true), {}, {}}};
+  for (const Floor& f : floors)
+    if (f.launch)
+      for (int i = 0; i < 3; ++i) f.launch();
+  CUDA_CHECK(cudaStreamSynchronize(st));
+  auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
+  std::vector<double> ptx, cub;
+  for (int b = 0; b < batches; ++b) {  // all in turn, so that drift hits each alike
+    ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
+    cub.push_back(batch_us([&] { gemm(bench::Impl::Cublas); }, st));
+    for (Floor& f : floors) {
+      if (!f.launch) continue;
+      f.us.push_back(batch_us(f.launch, st));
+      f.above.push_back(ptx.back() - f.us.back());
+    }
+  }
+  const double p = median(ptx), c = median(cub);
+  std::printf("repeated %s: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n",
+              tiny.name.c_str(), p, c, p - c, bench::last_ptxblas_call().c_str());
+  for (const Floor& f : floors)
+    std::printf("%s: host us per call %.2f  ptxblas above it %.2f (median of %d rounds' differences)\n", f.label,
+                median(f.us), median(f.above), static_cast<int>(f.above.size()));
+  release(d);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,42 +204,9 @@ int main(int argc, char** argv) {
     release(d);
   }
 
-  const bench::Shape tiny{'S', 'N', 'N', 16, 16, 16, "tiny"};
-  Device d = alloc(tiny);
-  for (int i = 0; i < 3; ++i) {  // warm both paths
-    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
-    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
-  }
-  // The two floors (launch_floor): a launch each, its times, and ptxblas's time above it per round.
-  struct Floor {
-    const char* label;
-    std::function<void()> launch;
-    std::vector<double> us, above;
-  };
-  Floor floors[2] = {{"launch floor (empty kernel, cuLaunchKernel)", launch_floor(st, false), {}, {}},
-                     {"launch floor with the GEMM's 20 parameters", launch_floor(st, true), {}, {}}};
-  for (const Floor& f : floors)
-    if (f.launch)
-      for (int i = 0; i < 3; ++i) f.launch();
-  CUDA_CHECK(cudaStreamSynchronize(st));
-  auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
-  std::vector<double> ptx, cub;
-  for (int b = 0; b < batches; ++b) {  // all in turn, so that drift hits each alike
-    ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
-    cub.push_back(batch_us([&] { gemm(bench::Impl::Cublas); }, st));
-    for (Floor& f : floors) {
-      if (!f.launch) continue;
-      f.us.push_back(batch_us(f.launch, st));
-      f.above.push_back(ptx.back() - f.us.back());
-    }
-  }
-  const double p = median(ptx), c = median(cub);
-  std::printf("repeated S 16x16x16: host us per call  ptxblas %.2f  cuBLAS %.2f  difference %.2f  (%s)\n", p, c,
-              p - c, bench::last_ptxblas_call().c_str());
-  for (const Floor& f : floors)
-    std::printf("%s: host us per call %.2f  ptxblas above it %.2f (median of %d rounds' differences)\n", f.label,
-                median(f.us), median(f.above), static_cast<int>(f.above.size()));
-  release(d);
+  for (const bench::Shape& tiny : {bench::Shape{'S', 'N', 'N', 16, 16, 16, "S 16x16x16"},
+                                   bench::Shape{'H', 'N', 'T', 64, 64, 64, "H 64x64x64"}})
+    repeated_calls(h, st, tiny, batches);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
   return 0;
