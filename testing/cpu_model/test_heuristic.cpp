@@ -355,8 +355,8 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
   for (const auto& row : taken_b_t) expect_unsplit_wgmma(call, row);
   call.op_b = gen::Op::N;
-  // 385 wide, K beyond the long side, too little streamed: the catalogue's plan (129-384 wide:
-  // the next tests').
+  // 385 wide on a grid too small for §118's 128x256 (64 blocks), K beyond the long side, too
+  // little streamed: the catalogue's plan (129-512 wide: the next tests').
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 385, 4096},
                          {4096, 96, 4097},
                          {4096, 96, 4095},
@@ -409,7 +409,7 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
   }
 }
 
-TEST(Heuristic, WgmmaNarrowM177To192AndNarrowN257To384TakeBlocks192Wide) {
+TEST(Heuristic, WgmmaNarrowMOf192AndNarrowN257To384TakeBlocks192Wide) {
   // perf notes §117: a narrow M of 192 in one 192-row block, 192x128 s5 or 192x64 s6, whichever
   // is the largest whose grid has 0.7 of a block per SM (neither, or a ragged M: §116's plan); a
   // narrow N 257-384 in two 128x192 s5 blocks; one slice.
