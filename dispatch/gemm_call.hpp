@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "kernel_abi.hpp"
@@ -93,7 +94,7 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1
 
 // The same rules over a given tile list, largest first, no K slice shallower than min_slice_k
 // (plan_gemm: the type's catalog and 128).
-Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
+Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
                      gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
                      std::int64_t min_slice_k);
 

@@ -100,7 +100,7 @@ Plan plan_gemm(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, 
                          kMinSliceK);
 }
 
-Plan plan_over_tiles(const std::vector<gen::Tile>& tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
+Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool scalar_f16, gen::Op op_a,
                      gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors,
                      std::int64_t min_slice_k) {
   auto blocks_of = [&](const gen::Tile& t) { return ceil_div(m, t.ml) * ceil_div(n, t.nl); };

@@ -2,55 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
-#include "cuda_driver.hpp"
 #include "tile_catalog.hpp"
+#include "wgmma_waves.hpp"
 
 namespace ptxblas::dispatch {
-
-bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
-  if (dev.sm != 90) return false;
-  if (call.data != gen::DataType::F16 && call.data != gen::DataType::BF16) return false;
-  const CudaDriver* d = cuda_driver();
-  if (!d || !d->cuFuncSetAttribute || !d->cuTensorMapEncodeTiled) return false;
-  if (call.m <= 0 || call.n <= 0 || call.k <= 0 || call.fill != gen::kFillWhole || call.band != gen::kBandNone ||
-      call.d)
-    return false;
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(call.a) && aligned(call.b) && call.lda % 8 == 0 && call.ldb % 8 == 0;
-}
-
-namespace {
-
-// A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
-// `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
-CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
-                std::int64_t outer, std::int64_t ld, int box_outer) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
-  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_outer)};
-  const cuuint32_t unit[2] = {1, 1};
-  return d->cuTensorMapEncodeTiled(
-      &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-}
-
-}  // namespace
-
-bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
-                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
-  const CudaDriver* d = cuda_driver();
-  // K-major operands (op(A) = A^T, op(B) = B) are stored K x M/N: a box of 64 K x the tile's rows.
-  CUresult r = c.op_a != gen::Op::N ? encode(d, map_a, call.data, call.a, call.k, call.m, call.lda, c.ml)
-                                    : encode(d, map_a, call.data, call.a, call.m, call.k, call.lda, 64);
-  if (r == CUDA_SUCCESS)
-    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl)
-                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64);
-  if (r != CUDA_SUCCESS) why = "tensor map: " + cuda_error_text(r);
-  return r == CUDA_SUCCESS;
-}
 
 // A wgmma slice pays a pipeline fill of several 64-deep K-steps before its first multiply, and
 // a split pays the reduction's launch, which at a few microseconds is most of a skinny GEMM's
@@ -129,6 +87,16 @@ constexpr std::int64_t kWgmmaWide512 = 512;
 // at least half full; TT 264x16384x8192 lost x0.87 in it, so 257-287 keeps the catalogue's plan.
 constexpr std::int64_t kWgmmaRows192Min = 288;
 
+// 513-768 wide either way, and a ragged narrow M 129-191: the tile whose grid finishes first
+// counted in waves (wgmma_waves.hpp), unsplit, where that grid has 0.7 of a block per SM. The
+// rates are the medians of the §121 probe on the H200 (four probes, 33 shapes, K 4096-8192):
+// this model picked the best of 5-8 specs, or within 0.91 of it, on all 18 of those ranges'
+// shapes, where the catalogue's split 128x256 and §116's 128x128 s6 ran 0.55-0.99 of that best
+// (NN 8192x520x8192 329 -> 513 TFLOP/s in 128x192 s5; NN 6144x640x6144 362 -> 677 in 256x128 s4,
+// one wave with no padding; NN 144x8192x8192 298 -> 423 in 64x192 s6). Not for M 257-296 (it
+// took 192x128 where 128x256 led, x0.86-0.99) nor for grids past one wave of 129-512.
+constexpr std::int64_t kWgmmaWide768 = 768;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -142,54 +110,79 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> narrow_192 = {{64, 192, 64, 64, 192, 1, W, false, 6}};
   static const std::vector<gen::Tile> rows_192 = {{192, 128, 64, 64, 128, 1, W, false, 5}};
   static const std::vector<gen::Tile> rows_192_short = {{192, 64, 64, 64, 64, 1, W, false, 6}};
-  const std::vector<gen::Tile>* tiles = &gen::wgmma_catalog();
+  // The §121 rates (wgmma_waves.hpp), relative to 128x256 s4.
+  static const WaveTile wide_waves[] = {{wide_192.front(), 0.93},
+                                        {rows_192.front(), 0.87},
+                                        {{256, 128, 64, 64, 128, 1, W, false, 4}, 0.89},
+                                        {square.front(), 0.73},
+                                        {wide.front(), 1.00}};
+  static const WaveTile narrow_m_waves[] = {{square.front(), 0.73},
+                                            {across_deep.front(), 0.59},
+                                            {{64, 256, 64, 64, 256, 1, W, false, 4}, 0.83},
+                                            {rows_192.front(), 0.87},
+                                            {rows_192_short.front(), 0.52},
+                                            {narrow_192.front(), 0.66},
+                                            {wide.front(), 1.00},
+                                            {wide_192.front(), 0.93}};
+  std::span<const gen::Tile> tiles = gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
+  // The rules from 17 wide on run K in one slice, where the operand streams and K is no longer
+  // than the long side.
+  const bool unsplit = streams && call.k <= long_side;
   const bool narrow_is_n = call.n <= call.m;
   const auto& narrow_tiles = narrow_is_n ? narrow_n : narrow_m;  // 64 wide on the narrow side
   const auto& across_tiles = narrow_is_n ? narrow_m : narrow_n;  // 128 wide on it
   auto blocks = [&](const gen::Tile& t) { return ceil_div(call.m, t.ml) * ceil_div(call.n, t.nl); };
   auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * multiprocessors; };
+  auto in_waves = [&](std::span<const WaveTile> candidates) {
+    return std::span<const gen::Tile>(&fastest_in_waves(candidates, call.m, call.n, multiprocessors), 1);
+  };
   if (call.k <= kWgmmaShallowK) {
-    tiles = &shallow;
+    tiles = shallow;
   } else if (streams && narrow <= kWgmmaNarrow) {
-    tiles = &narrow_tiles;
-  } else if (streams && narrow <= kWgmmaNarrowAcross && call.k <= long_side) {
+    tiles = narrow_tiles;
+  } else if (unsplit && narrow <= kWgmmaNarrowAcross) {
     if (narrow <= kWgmmaNarrowUnsplit)
-      tiles = long_side >= kWgmmaNarrowUnsplitLong ? &narrow_tiles : &narrow_short;
+      tiles = long_side >= kWgmmaNarrowUnsplitLong ? narrow_tiles : narrow_short;
     else if (narrow_is_n && narrow <= kWgmmaAcrossSquare && long_side >= kWgmmaAcrossSquareLong)
-      tiles = &square;
+      tiles = square;
     else if (call.k < kWgmmaAcrossDeepK)
-      tiles = &across_tiles;
+      tiles = across_tiles;
     else
-      tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? &square : &across_deep;
-    min_slice_k = call.k;  // a single slice
-  } else if (streams && narrow <= kWgmmaWideNarrow && call.k <= long_side) {
-    min_slice_k = call.k;  // a single slice
+      tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? square : across_deep;
+    min_slice_k = call.k;
+  } else if (unsplit && narrow <= kWgmmaWideNarrow) {
+    min_slice_k = call.k;
     if (narrow_is_n && narrow <= kWgmmaWide192) {
-      tiles = fills(wide_192.front()) ? &wide_192 : &narrow_192;
+      tiles = fills(wide_192.front()) ? wide_192 : narrow_192;
     } else if (!narrow_is_n && narrow == kWgmmaWide192 && fills(rows_192_short.front())) {
-      tiles = fills(rows_192.front()) ? &rows_192 : &rows_192_short;
+      tiles = fills(rows_192.front()) ? rows_192 : rows_192_short;
+    } else if (!narrow_is_n && narrow < kWgmmaWide192 && fills(in_waves(narrow_m_waves).front())) {
+      tiles = in_waves(narrow_m_waves);
     } else if (fills(wide.front())) {
-      tiles = &wide;
+      tiles = wide;
       if (blocks(wide.front()) > multiprocessors) min_slice_k = kWgmmaMinSliceK;
     } else {
-      tiles = fills(square.front()) ? &square : narrow_is_n ? &narrow_n : &across_deep;
+      tiles = fills(square.front()) ? square : narrow_is_n ? narrow_n : across_deep;
     }
-  } else if (streams && narrow_is_n && narrow <= kWgmmaWide384 && call.k <= long_side) {
-    tiles = &wide_192;
-    min_slice_k = call.k;  // a single slice
-  } else if (streams && !narrow_is_n && narrow >= kWgmmaRows192Min && narrow <= kWgmmaWide384 &&
-             call.k <= long_side && fills(rows_192.front())) {
-    tiles = &rows_192;
-    min_slice_k = call.k;  // a single slice
-  } else if (streams && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && call.k <= long_side &&
-             fills(wide.front()) && blocks(wide.front()) <= multiprocessors) {
-    tiles = &wide;
-    min_slice_k = call.k;  // a single slice
+  } else if (unsplit && narrow_is_n && narrow <= kWgmmaWide384) {
+    tiles = wide_192;
+    min_slice_k = call.k;
+  } else if (unsplit && !narrow_is_n && narrow >= kWgmmaRows192Min && narrow <= kWgmmaWide384 &&
+             fills(rows_192.front())) {
+    tiles = rows_192;
+    min_slice_k = call.k;
+  } else if (unsplit && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && fills(wide.front()) &&
+             blocks(wide.front()) <= multiprocessors) {
+    tiles = wide;
+    min_slice_k = call.k;
+  } else if (unsplit && narrow > kWgmmaWide512 && narrow <= kWgmmaWide768 && fills(in_waves(wide_waves).front())) {
+    tiles = in_waves(wide_waves);
+    min_slice_k = call.k;
   }
-  return plan_over_tiles(*tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
+  return plan_over_tiles(tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                          multiprocessors, min_slice_k);
 }
 

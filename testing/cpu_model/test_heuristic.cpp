@@ -372,8 +372,8 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
 TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
   // 129-256 wide (perf notes §115, §116): one slice, in the largest block whose grid has 0.7 of a
   // block per SM (93 blocks of 132 SMs). A narrow N up to 192: 128x192 s5, else 64x192 s6.
-  // Wider, or a narrow M: 128x256 s4 while its grid is at most one wave, 128x128 s6, then 128x64
-  // s6 (narrow N) or 64x128 s6 (narrow M).
+  // Wider, or a narrow M 193-256: 128x256 s4 while its grid is at most one wave, 128x128 s6, then
+  // 128x64 s6 (narrow N) or 64x128 s6 (narrow M). (A narrow M 129-191: §121's wave model.)
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   call.op_b = gen::Op::T;
@@ -386,10 +386,9 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
       {4096, 256, 4096, 128, 64, 6},    {5888, 200, 5888, 128, 64, 6},    {5889, 193, 5889, 128, 128, 6},
       {8192, 256, 8192, 128, 128, 6},   {11776, 200, 4096, 128, 128, 6},  {11777, 200, 4096, 128, 256, 4},
       {16896, 256, 16896, 128, 256, 4}, {12288, 256, 12288, 128, 256, 4},
-      // narrow M 129-256
-      {136, 4096, 4096, 64, 128, 6},    {256, 5888, 5888, 64, 128, 6},    {129, 5889, 5889, 128, 128, 6},
-      {256, 8192, 8192, 128, 128, 6},   {200, 11776, 4096, 128, 128, 6},  {200, 11777, 4096, 128, 256, 4},
-      {224, 16384, 8192, 128, 256, 4},  {144, 12288, 12288, 128, 256, 4}};
+      // narrow M 193-256
+      {256, 5888, 5888, 64, 128, 6},    {256, 8192, 8192, 128, 128, 6},   {200, 11776, 4096, 128, 128, 6},
+      {200, 11777, 4096, 128, 256, 4},  {224, 16384, 8192, 128, 256, 4},  {240, 12288, 12288, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // 16896 x 256 above is one wave of 128x256 (132 blocks): unsplit even at K = its long side,
   // where the catalogue would split it. Past one wave (133 blocks): the catalogue's plan, K split
@@ -397,7 +396,7 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
   // catalogue's plan.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{16897, 200, 8192},
                          {20480, 200, 8192},
-                         {176, 20480, 8192},
+                         {200, 20480, 8192},
                          {257, 8192, 8192},
                          {8192, 200, 8193},
                          {4096, 200, 4095}}) {
@@ -418,13 +417,11 @@ TEST(Heuristic, WgmmaNarrowMOf192AndNarrowN257To384TakeBlocks192Wide) {
   call.op_a = gen::Op::T;
   const std::array<std::int64_t, 6> taken[] = {
       {192, 8192, 8192, 192, 64, 6},    {192, 11777, 4096, 192, 128, 5},  {192, 11776, 4096, 192, 64, 6},
-      {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {191, 8192, 8192, 128, 128, 6},
-      {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
+      {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // 513 wide, a narrow M 257-287 (288-384: §119), K beyond the long side, too little streamed:
-  // the catalogue's.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 513, 8192},
-                         {280, 8192, 8192},
+  // A narrow M 257-287 (288-384: §119), K beyond the long side, too little streamed: the
+  // catalogue's.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{280, 8192, 8192},
                          {8192, 300, 8193},
                          {4096, 300, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
@@ -440,11 +437,10 @@ TEST(Heuristic, Wgmma385To512WideRunsUnsplitIn128x256WhereItsGridIsOneWave) {
       {8192, 385, 8192, 128, 256, 4}, {400, 8192, 8192, 128, 256, 4}, {5889, 512, 5889, 128, 256, 4},
       {512, 8448, 4096, 128, 256, 4}, {6144, 448, 6144, 128, 256, 4}, {8448, 512, 8448, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // A grid of 92 or 133 blocks, 513 wide, K beyond the long side, too little streamed.
+  // A grid of 92 or 133 blocks, K beyond the long side, too little streamed.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{5888, 512, 5888},
                          {8449, 512, 8192},
                          {512, 8449, 8192},
-                         {8192, 513, 8192},
                          {8192, 400, 8193},
                          {4096, 400, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
@@ -625,4 +621,31 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   EXPECT_FALSE(skinny(gen::DataType::F32, 2560, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 512, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 64, 256));
+}
+
+TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
+  // perf notes §121: a narrow M 129-191 and 513-768 wide either way, one slice, in the candidate
+  // whose grid takes the least time counted in whole waves of one block per SM at each tile's
+  // measured rate (dispatch/wgmma_waves.hpp).
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_b = gen::Op::T;
+  const std::array<std::int64_t, 6> taken[] = {
+      // narrow M: 64x192 s6 where 3 x 43 blocks are one wave; 64x256 where 64x192 would take three
+      // waves and 64x256 two; 192x128 where 128 blocks hold M in one row of blocks; 128x192 where
+      // two rows of them are one wave; 64x128 s6 where wider blocks leave half the SMs idle.
+      {129, 5889, 5889, 64, 192, 6},    {191, 8192, 8192, 64, 192, 6},    {176, 20480, 8192, 64, 256, 4},
+      {160, 16384, 4096, 192, 128, 5},  {144, 12288, 12288, 128, 192, 5}, {136, 4096, 4096, 64, 128, 6},
+      // 513-768 wide: 128x192 s5 mostly; 256x128 s4 where it is one wave and 128x192 two; 128x256
+      // s4 where both of those take two waves and it does too, with fewer padded columns.
+      {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
+      {6001, 530, 2800, 256, 128, 4},   {10240, 736, 8192, 128, 256, 4},  {700, 8200, 2100, 128, 192, 5}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  // 769 wide, K beyond the long side, too little streamed: the catalogue's plan.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192},
+                         {769, 8192, 8192},
+                         {8192, 600, 8193},
+                         {160, 8192, 8193},
+                         {4096, 600, 4095}})
+    expect_catalogue_wgmma(call, m, n, k);
 }

@@ -62,7 +62,7 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   // warpgroup, warpgroups side by side along N, four warpgroups, the shallow-K plan's tile, and
   // the narrow streaming plan's 128x64 of two warpgroups along M (perf notes §107), the deep
   // 65-128-wide plan's 64x128 s6 (§114), the 129-192-wide plan's 192-wide blocks (§116), the
-  // 192-row blocks of three warpgroups (§117).
+  // 192-row blocks of three warpgroups (§117), the wave model's 64x256 s4 and 256x128 s4 (§121).
   const char* kSpecs[] = {"wgmma 128 256 64 64 256 1 1 0 3", "wgmma 128 128 64 64 128 1 1 0 4",
                           "wgmma 64 128 64 64 128 1 1 0 4",  "wgmma 64 64 64 64 64 1 1 0 4",
                           "wgmma 128 128 64 64 128 1 1 0 3", "wgmma 64 64 64 64 64 1 1 0 6",
@@ -70,7 +70,8 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
                           "wgmma 64 128 64 64 128 1 1 0 2",  "wgmma 128 64 64 64 64 1 1 0 6",
                           "wgmma 64 128 64 64 128 1 1 0 6",  "wgmma 128 192 64 64 192 1 1 0 5",
                           "wgmma 64 192 64 64 192 1 1 0 6",  "wgmma 192 128 64 64 128 1 1 0 5",
-                          "wgmma 192 64 64 64 64 1 1 0 6"};
+                          "wgmma 192 64 64 64 64 1 1 0 6",   "wgmma 64 256 64 64 256 1 1 0 4",
+                          "wgmma 256 128 64 64 128 1 1 0 4"};
   int checked = 0;
   for (const char* spec : kSpecs)
     for (cublasOperation_t ta : kOps)
@@ -205,7 +206,6 @@ TEST(Wgmma, Calls129To512WideStreamingMatchTheReference) {
   check_streaming_cases({{CUBLAS_OP_N, CUBLAS_OP_N, 4100, 161, 4099, "_64x192x64_64x192_s6", false},
                          {CUBLAS_OP_N, CUBLAS_OP_T, 12000, 137, 1400, "_128x192x64_64x192_s5", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 12100, 200, 1390, "_128x256x64_64x256_s4", false},
-                         {CUBLAS_OP_T, CUBLAS_OP_T, 150, 6001, 4100, "_128x128x64_64x128_s6", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 136, 4100, 4100, "_64x128x64_64x128_s6", false},
                          {CUBLAS_OP_N, CUBLAS_OP_T, 192, 6001, 2800, "_192x64x64_64x64_s6", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 192, 12001, 1400, "_192x128x64_64x128_s5", false},
@@ -213,6 +213,16 @@ TEST(Wgmma, Calls129To512WideStreamingMatchTheReference) {
                          {CUBLAS_OP_N, CUBLAS_OP_T, 6001, 390, 2850, "_128x256x64_64x256_s4", false},
                          {CUBLAS_OP_T, CUBLAS_OP_N, 301, 6001, 2850, "_192x128x64_64x128_s5", false}},
                         0x1296ull);
+}
+
+// A ragged narrow M 129-191 and 513-768 wide, unsplit in the tile whose grid is done first
+// counted in waves (§121): 64x192 s6, 64x256 s4, 256x128 s4.
+TEST(Wgmma, RaggedNarrowMAnd513To768WideStreamingMatchTheReference) {
+  SKIP_WITHOUT_SM90();
+  check_streaming_cases({{CUBLAS_OP_T, CUBLAS_OP_T, 150, 6001, 4100, "_64x192x64_64x192_s6", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_T, 176, 20481, 820, "_64x256x64_64x256_s4", false},
+                         {CUBLAS_OP_N, CUBLAS_OP_N, 6001, 530, 2800, "_256x128x64_64x128_s4", false}},
+                        0x121Aull);
 }
 
 }  // namespace

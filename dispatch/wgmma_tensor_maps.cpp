@@ -1,0 +1,54 @@
+// Where wgmma can serve a call, and its TMA descriptors (declared in wgmma_plan.hpp).
+#include "wgmma_plan.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "cuda_driver.hpp"
+
+namespace ptxblas::dispatch {
+
+bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
+  if (dev.sm != 90) return false;
+  if (call.data != gen::DataType::F16 && call.data != gen::DataType::BF16) return false;
+  const CudaDriver* d = cuda_driver();
+  if (!d || !d->cuFuncSetAttribute || !d->cuTensorMapEncodeTiled) return false;
+  if (call.m <= 0 || call.n <= 0 || call.k <= 0 || call.fill != gen::kFillWhole || call.band != gen::kBandNone ||
+      call.d)
+    return false;
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return aligned(call.a) && aligned(call.b) && call.lda % 8 == 0 && call.ldb % 8 == 0;
+}
+
+namespace {
+
+// A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
+// `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
+CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
+                std::int64_t outer, std::int64_t ld, int box_outer) {
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
+  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_outer)};
+  const cuuint32_t unit[2] = {1, 1};
+  return d->cuTensorMapEncodeTiled(
+      &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+      const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+}  // namespace
+
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
+                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
+  const CudaDriver* d = cuda_driver();
+  // K-major operands (op(A) = A^T, op(B) = B) are stored K x M/N: a box of 64 K x the tile's rows.
+  CUresult r = c.op_a != gen::Op::N ? encode(d, map_a, call.data, call.a, call.k, call.m, call.lda, c.ml)
+                                    : encode(d, map_a, call.data, call.a, call.m, call.k, call.lda, 64);
+  if (r == CUDA_SUCCESS)
+    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl)
+                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64);
+  if (r != CUDA_SUCCESS) why = "tensor map: " + cuda_error_text(r);
+  return r == CUDA_SUCCESS;
+}
+
+}  // namespace ptxblas::dispatch
