@@ -94,8 +94,13 @@ constexpr std::int64_t kWgmmaRows192Min = 288;
 // shapes, where the catalogue's split 128x256 and §116's 128x128 s6 ran 0.55-0.99 of that best
 // (NN 8192x520x8192 329 -> 513 TFLOP/s in 128x192 s5; NN 6144x640x6144 362 -> 677 in 256x128 s4,
 // one wave with no padding; NN 144x8192x8192 298 -> 423 in 64x192 s6). Not for M 257-296 (it
-// took 192x128 where 128x256 led, x0.86-0.99) nor for grids past one wave of 129-512.
+// took 192x128 where 128x256 led, x0.86-0.99) nor for grids past one wave of 129-512. A/B
+// against §116-§120's plans on 36 shapes, 19 not probed: x1.01-1.85, geomean x1.27, but a narrow
+// M up to 152 whose 128x256 s4 grid is one wave lost x0.84-0.95 out of the sample (NN
+// 136x16384x8192 370 -> 309 in 192x128): that block's second row holds at most 24 rows, mostly
+// out of bounds, which costs less than the model counts. Those keep 128x256 s4.
 constexpr std::int64_t kWgmmaWide768 = 768;
+constexpr std::int64_t kWgmmaRowsLight = 152;
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
@@ -159,7 +164,8 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
       tiles = fills(wide_192.front()) ? wide_192 : narrow_192;
     } else if (!narrow_is_n && narrow == kWgmmaWide192 && fills(rows_192_short.front())) {
       tiles = fills(rows_192.front()) ? rows_192 : rows_192_short;
-    } else if (!narrow_is_n && narrow < kWgmmaWide192 && fills(in_waves(narrow_m_waves).front())) {
+    } else if (!narrow_is_n && narrow < kWgmmaWide192 && fills(in_waves(narrow_m_waves).front()) &&
+               !(narrow <= kWgmmaRowsLight && fills(wide.front()) && blocks(wide.front()) <= multiprocessors)) {
       tiles = in_waves(narrow_m_waves);
     } else if (fills(wide.front())) {
       tiles = wide;

@@ -635,7 +635,11 @@ TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
       // waves and 64x256 two; 192x128 where 128 blocks hold M in one row of blocks; 128x192 where
       // two rows of them are one wave; 64x128 s6 where wider blocks leave half the SMs idle.
       {129, 5889, 5889, 64, 192, 6},    {191, 8192, 8192, 64, 192, 6},    {176, 20480, 8192, 64, 256, 4},
-      {160, 16384, 4096, 192, 128, 5},  {144, 12288, 12288, 128, 192, 5}, {136, 4096, 4096, 64, 128, 6},
+      {160, 16384, 4096, 192, 128, 5},  {160, 12288, 12288, 128, 192, 5}, {136, 4096, 4096, 64, 128, 6},
+      // Up to 152 rows, where 128x256's grid is one wave, 128x256 s4 (its second row of blocks is
+      // mostly out of bounds); past one wave of it, the model.
+      {136, 16384, 8192, 128, 256, 4},  {152, 12288, 4096, 128, 256, 4},  {152, 16896, 8192, 128, 256, 4},
+      {152, 16897, 8192, 64, 256, 4},
       // 513-768 wide: 128x192 s5 mostly; 256x128 s4 where it is one wave and 128x192 two; 128x256
       // s4 where both of those take two waves and it does too, with fewer padded columns.
       {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
