@@ -102,6 +102,14 @@ constexpr std::int64_t kWgmmaRows192Min = 288;
 constexpr std::int64_t kWgmmaWide768 = 768;
 constexpr std::int64_t kWgmmaRowsLight = 152;
 
+// 65-768 wide with K deeper than the long side (where the rules above stop): the wave model over
+// the seven tiles that probe timed (not 64x256 nor 192x64), unsplit, where the pick's grid has 0.7
+// of a block per SM; a smaller grid keeps the catalogue's K split. The §122 probe on the H200 (ten
+// shapes, K 1.3-2x the long side, none in the rates' sample): the catalogue's split plans ran
+// 0.56-0.88 of the best spec; the model's pick ran 0.78-1.00 of it, x1.15-1.72 over the split (TN
+// 6144x520x8192 327 -> 564 TFLOP/s in 256x128 s4; NN 4096x512x6144 432 -> 649 in 128x128 s6). With
+// one block per SM and the grid filling the SMs, slices of K would only add waves and a pass over C.
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -129,6 +137,10 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
                                             {narrow_192.front(), 0.66},
                                             {wide.front(), 1.00},
                                             {wide_192.front(), 0.93}};
+  static const WaveTile deep_waves[] = {{wide.front(), 1.00},       {wide_192.front(), 0.93},
+                                        {wide_waves[2].tile, 0.89}, {rows_192.front(), 0.87},
+                                        {square.front(), 0.73},     {narrow_192.front(), 0.66},
+                                        {across_deep.front(), 0.59}};
   std::span<const gen::Tile> tiles = gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
@@ -186,6 +198,10 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     min_slice_k = call.k;
   } else if (unsplit && narrow > kWgmmaWide512 && narrow <= kWgmmaWide768 && fills(in_waves(wide_waves).front())) {
     tiles = in_waves(wide_waves);
+    min_slice_k = call.k;
+  } else if (streams && call.k > long_side && narrow > kWgmmaNarrowUnsplit && narrow <= kWgmmaWide768 &&
+             fills(in_waves(deep_waves).front())) {
+    tiles = in_waves(deep_waves);
     min_slice_k = call.k;
   }
   return plan_over_tiles(tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,

@@ -355,13 +355,13 @@ TEST(Heuristic, WgmmaCallsUpTo128WideRunUnsplitWithTheNarrowSideInOneBlock) {
       {8192, 97, 8191, 64, 128, 4},   {8192, 96, 4096, 128, 128, 6}};
   for (const auto& row : taken_b_t) expect_unsplit_wgmma(call, row);
   call.op_b = gen::Op::N;
-  // 385 wide on a grid too small for §118's 128x256 (64 blocks), K beyond the long side, too
-  // little streamed: the catalogue's plan (129-512 wide: the next tests').
+  // 385 wide on a grid too small for §118's 128x256 (64 blocks), K beyond the long side on a grid
+  // too small for §122's, too little streamed: the catalogue's plan (129-512 wide: the next
+  // tests').
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 385, 4096},
                          {4096, 96, 4097},
                          {4096, 96, 4095},
-                         {257, 8192, 8192},
-                         {8192, 96, 8193}}) {
+                         {257, 8192, 8192}}) {
     const Plan p = expect_catalogue_wgmma(call, m, n, k);
     if (n == 96 && k != 4095) {
       EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;  // just outside, a split
@@ -398,7 +398,6 @@ TEST(Heuristic, Wgmma129To256WideRunsUnsplitInTheLargestBlockThatFillsTheSms) {
                          {20480, 200, 8192},
                          {200, 20480, 8192},
                          {257, 8192, 8192},
-                         {8192, 200, 8193},
                          {4096, 200, 4095}}) {
     const Plan p = expect_catalogue_wgmma(call, m, n, k);
     if (k == 8192 && m != 257) {
@@ -417,13 +416,11 @@ TEST(Heuristic, WgmmaNarrowMOf192AndNarrowN257To384TakeBlocks192Wide) {
   call.op_a = gen::Op::T;
   const std::array<std::int64_t, 6> taken[] = {
       {192, 8192, 8192, 192, 64, 6},    {192, 11777, 4096, 192, 128, 5},  {192, 11776, 4096, 192, 64, 6},
-      {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {8192, 257, 8192, 128, 192, 5},   {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
+      {192, 5889, 5889, 192, 64, 6},    {192, 5888, 5888, 64, 128, 6},    {8192, 257, 8192, 128, 192, 5},
+      {20480, 384, 4096, 128, 192, 5},  {4096, 300, 4096, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // A narrow M 257-287 (288-384: §119), K beyond the long side, too little streamed: the
-  // catalogue's.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{280, 8192, 8192},
-                         {8192, 300, 8193},
-                         {4096, 300, 4095}})
+  // A narrow M 257-287 (288-384: §119), too little streamed: the catalogue's.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{280, 8192, 8192}, {4096, 300, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
 }
 
@@ -437,11 +434,10 @@ TEST(Heuristic, Wgmma385To512WideRunsUnsplitIn128x256WhereItsGridIsOneWave) {
       {8192, 385, 8192, 128, 256, 4}, {400, 8192, 8192, 128, 256, 4}, {5889, 512, 5889, 128, 256, 4},
       {512, 8448, 4096, 128, 256, 4}, {6144, 448, 6144, 128, 256, 4}, {8448, 512, 8448, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // A grid of 92 or 133 blocks, K beyond the long side, too little streamed.
+  // A grid of 92 or 133 blocks, too little streamed.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{5888, 512, 5888},
                          {8449, 512, 8192},
                          {512, 8449, 8192},
-                         {8192, 400, 8193},
                          {4096, 400, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
 }
@@ -461,7 +457,6 @@ TEST(Heuristic, WgmmaNarrowM288To384RunsUnsplitIn192RowBlocks) {
                          {264, 16384, 8192},
                          {384, 5888, 5888},
                          {385, 5888, 5888},
-                         {384, 8192, 8193},
                          {384, 6144, 2730}})
     expect_catalogue_wgmma(call, m, n, k);
 }
@@ -645,11 +640,37 @@ TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
       {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
       {6001, 530, 2800, 256, 128, 4},   {10240, 736, 8192, 128, 256, 4},  {700, 8200, 2100, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // 769 wide, K beyond the long side, too little streamed: the catalogue's plan.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192},
-                         {769, 8192, 8192},
-                         {8192, 600, 8193},
-                         {160, 8192, 8193},
-                         {4096, 600, 4095}})
+  // 769 wide, too little streamed: the catalogue's plan (K beyond the long side: §122's test).
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192}, {769, 8192, 8192}, {4096, 600, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
+}
+
+TEST(Heuristic, WgmmaDeeperThanTheLongSideRunsUnsplitInTheTileDoneFirstInWaves) {
+  // perf notes §122: 65-768 wide with K deeper than the long side, one slice, in the wave model's
+  // pick over seven tiles where that grid has 0.7 of a block per SM; else the catalogue's split.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  const std::array<std::int64_t, 6> taken[] = {
+      // Just past each range's rule (K = the long side + 1), then the probe's shapes.
+      {8192, 96, 8193, 64, 128, 6},      {8192, 200, 8193, 128, 128, 6},   {8192, 300, 8193, 128, 192, 5},
+      {8192, 400, 8193, 128, 256, 4},    {384, 8192, 8193, 128, 192, 5},   {8192, 600, 8193, 128, 192, 5},
+      {160, 8192, 8193, 64, 192, 6},     {6144, 520, 8192, 256, 128, 4},   {4096, 640, 8192, 128, 192, 5},
+      {8192, 300, 16384, 128, 192, 5},   {384, 6144, 8192, 128, 192, 5},   {160, 6144, 8192, 64, 192, 6},
+      {4096, 512, 6144, 128, 128, 6},    {8192, 96, 16384, 64, 128, 6},    {2048, 700, 40960, 64, 192, 6},
+      {8192, 80, 65536, 64, 128, 6},     {640, 6144, 12288, 128, 256, 4},  {736, 4096, 6144, 128, 192, 5}};
+  for (const auto& row : taken) expect_unsplit_wgmma(call, row);
+  // Grids under 0.7 of a block per SM (64, 32 and 80 blocks), 64 and 769 wide, too little
+  // streamed: the catalogue's plan, K split.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 96, 32768},
+                         {512, 512, 65536},
+                         {5120, 256, 8192},
+                         {8192, 64, 16384},
+                         {8192, 769, 16384},
+                         {3000, 700, 5000},
+                         {256, 256, 60000}}) {
+    const Plan p = expect_catalogue_wgmma(call, m, n, k);
+    if (m != 3000) {  // 3000 x 700: 144 blocks of 128x128, unsplit
+      EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;
+    }
+  }
 }

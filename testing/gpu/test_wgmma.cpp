@@ -225,5 +225,12 @@ TEST(Wgmma, RaggedNarrowMAnd513To768WideStreamingMatchTheReference) {
                         0x121Aull);
 }
 
+// K deeper than the long side, unsplit in the wave model's pick where its grid fills the SMs
+// (§122): a ragged narrow M in 64x128 s6, 4200 deep.
+TEST(Wgmma, DeeperThanTheLongSideStreamingMatchesTheReference) {
+  SKIP_WITHOUT_SM90();
+  check_streaming_cases({{CUBLAS_OP_T, CUBLAS_OP_N, 150, 4100, 4200, "_64x128x64_64x128_s6", false}}, 0x122Dull);
+}
+
 }  // namespace
 }  // namespace gputest
