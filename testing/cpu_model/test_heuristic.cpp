@@ -632,16 +632,19 @@ TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
       {129, 5889, 5889, 64, 192, 6},    {191, 8192, 8192, 64, 192, 6},    {176, 20480, 8192, 64, 256, 4},
       {160, 16384, 4096, 192, 128, 5},  {160, 12288, 12288, 128, 192, 5}, {136, 4096, 4096, 64, 128, 6},
       // Up to 152 rows, where 128x256's grid is one wave, 128x256 s4 (its second row of blocks is
-      // mostly out of bounds); past one wave of it, the model.
+      // mostly out of bounds); past one wave of it, or from 153 rows, the model.
       {136, 16384, 8192, 128, 256, 4},  {152, 12288, 4096, 128, 256, 4},  {152, 16896, 8192, 128, 256, 4},
-      {152, 16897, 8192, 64, 256, 4},
+      {152, 16897, 8192, 64, 256, 4},   {153, 12288, 4096, 128, 192, 5},
       // 513-768 wide: 128x192 s5 mostly; 256x128 s4 where it is one wave and 128x192 two; 128x256
       // s4 where both of those take two waves and it does too, with fewer padded columns.
       {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
       {6001, 530, 2800, 256, 128, 4},   {10240, 736, 8192, 128, 256, 4},  {700, 8200, 2100, 128, 192, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // 769 wide, too little streamed: the catalogue's plan (K beyond the long side: §122's test).
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192}, {769, 8192, 8192}, {4096, 600, 4095}})
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192},
+                         {769, 8192, 8192},
+                         {769, 4096, 4096},
+                         {4096, 600, 4095}})
     expect_catalogue_wgmma(call, m, n, k);
 }
 
