@@ -35,9 +35,14 @@ constexpr std::int64_t kWgmmaNarrowStream = std::int64_t{1} << 24;
 // 17-64 wide, unsplit where K is no longer than the long side (with 2^24 streamed, a long side
 // of at least 4096): the blocks stream the operand near the memory's rate already, and a split's
 // extra pass over C lost (kg = 2 x0.85-0.92 in the probe). From a long side of 8192 the narrow
-// blocks above (A/B x1.03-1.53 on ten shapes; perf notes §109); below it, 32-63 of those
-// (128x64 gained x1.00-1.06 there), the catalogue's 64x64 s6, twice the blocks: A/B x1.05-1.32
-// on 21 shapes against its 2-slice plan (§111).
+// blocks above (A/B x1.03-1.53 on ten shapes; perf notes §109), and for a narrow N at any K: a
+// grid of 64 or more 128x64 blocks streams A at ~3.8 TB/s (§124 A/B on the H200, x1.81-2.26 on
+// five shapes over the catalogue's K split: NN 8192x64x16384 120 -> 240 TFLOP/s, NN
+// 16384x64x65536 121 -> 274). A narrow M with deep K keeps the catalogue's plan (64x128 s4
+// unsplit ran NN 64x8192x16384 x0.93 against its 64x64 s6 in four slices). Below a long side of
+// 8192, 32-63 of those (128x64 gained x1.00-1.06 there), the catalogue's 64x64 s6, twice the
+// blocks: A/B x1.05-1.32 on 21 shapes against its 2-slice plan (§111), and with deeper K its
+// split (NN 4096x64x65536 in 8 slices 238, about the best).
 constexpr std::int64_t kWgmmaNarrowUnsplit = 64;
 constexpr std::int64_t kWgmmaNarrowUnsplitLong = 8192;
 
@@ -89,26 +94,30 @@ constexpr std::int64_t kWgmmaRows192Min = 288;
 
 // 513-768 wide either way, and a ragged narrow M 129-191: the tile whose grid finishes first
 // counted in waves (wgmma_waves.hpp), unsplit, where that grid has 0.7 of a block per SM. The
-// rates are the medians of the §121 probe on the H200 (four probes, 33 shapes, K 4096-8192):
-// this model picked the best of 5-8 specs, or within 0.91 of it, on all 18 of those ranges'
-// shapes, where the catalogue's split 128x256 and §116's 128x128 s6 ran 0.55-0.99 of that best
-// (NN 8192x520x8192 329 -> 513 TFLOP/s in 128x192 s5; NN 6144x640x6144 362 -> 677 in 256x128 s4,
-// one wave with no padding; NN 144x8192x8192 298 -> 423 in 64x192 s6). Not for M 257-296 (it
-// took 192x128 where 128x256 led, x0.86-0.99) nor for grids past one wave of 129-512. A/B
-// against §116-§120's plans on 36 shapes, 19 not probed: x1.01-1.85, geomean x1.27, but a narrow
-// M up to 152 whose 128x256 s4 grid is one wave lost x0.84-0.95 out of the sample (NN
-// 136x16384x8192 370 -> 309 in 192x128): that block's second row holds at most 24 rows, mostly
-// out of bounds, which costs less than the model counts. Those keep 128x256 s4.
+// §121 probe on the H200 (33 shapes, K 4096-8192): the catalogue's split 128x256 and §116's
+// 128x128 s6 ran 0.55-0.99 of the best spec, the model's pick the best or within 0.91 of it on
+// all 18 shapes of those ranges (NN 8192x520x8192 329 -> 513 TFLOP/s in 128x192 s5; NN
+// 6144x640x6144 362 -> 677 in 256x128 s4, one wave with no padding). Not for M 257-296 (it took
+// 192x128 where 128x256 led, x0.86-0.99) nor for grids past one wave of 129-512. A/B against
+// §116-§120's plans: x1.06-1.85, geomean x1.29, on the 32 shapes kept; a narrow M up to 152
+// whose 128x256 s4 grid is one wave lost x0.84-0.95 (NN 136x16384x8192 370 -> 309 in 192x128):
+// that block's second row holds at most 24 rows, mostly out of bounds, which costs less than
+// the model counts. Those keep 128x256 s4. The rates were refitted over §121-§123's probes with
+// a part-full last wave costing less than a whole one (§124).
 constexpr std::int64_t kWgmmaWide768 = 768;
 constexpr std::int64_t kWgmmaRowsLight = 152;
 
 // 65-768 wide with K deeper than the long side (where the rules above stop): the wave model over
-// the seven tiles that probe timed (not 64x256 nor 192x64), unsplit, where the pick's grid has 0.7
-// of a block per SM; a smaller grid keeps the catalogue's K split. The §122 probe on the H200 (ten
+// the seven tiles that probe timed (not 64x256 nor 192x64) whose grids have 0.7 of a block per SM,
+// unsplit; where none has, the catalogue's K split. The §122 probe on the H200 (ten
 // shapes, K 1.3-2x the long side, none in the rates' sample): the catalogue's split plans ran
 // 0.56-0.88 of the best spec; the model's pick ran 0.78-1.00 of it, x1.15-1.72 over the split (TN
 // 6144x520x8192 327 -> 564 TFLOP/s in 256x128 s4; NN 4096x512x6144 432 -> 649 in 128x128 s6). With
 // one block per SM and the grid filling the SMs, slices of K would only add waves and a pass over C.
+// Since §124 the model weighs only the candidates that fill the SMs (before, a pick that did not
+// fill went back to the catalogue): NN 10240x161x12288 218 -> 301 TFLOP/s in 192x128 s5, where
+// the catalogue split 128x128 s4 in three; but where only 64x128 s6 fills, x0.95-1.02 against
+// the split (BF16 TN 5120x256x8192 352 -> 336).
 
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
@@ -123,46 +132,53 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   static const std::vector<gen::Tile> narrow_192 = {{64, 192, 64, 64, 192, 1, W, false, 6}};
   static const std::vector<gen::Tile> rows_192 = {{192, 128, 64, 64, 128, 1, W, false, 5}};
   static const std::vector<gen::Tile> rows_192_short = {{192, 64, 64, 64, 64, 1, W, false, 6}};
-  // The §121 rates (wgmma_waves.hpp), relative to 128x256 s4.
-  static const WaveTile wide_waves[] = {{wide_192.front(), 0.93},
-                                        {rows_192.front(), 0.87},
-                                        {{256, 128, 64, 64, 128, 1, W, false, 4}, 0.89},
-                                        {square.front(), 0.73},
-                                        {wide.front(), 1.00}};
-  static const WaveTile narrow_m_waves[] = {{square.front(), 0.73},
-                                            {across_deep.front(), 0.59},
-                                            {{64, 256, 64, 64, 256, 1, W, false, 4}, 0.83},
-                                            {rows_192.front(), 0.87},
-                                            {rows_192_short.front(), 0.52},
-                                            {narrow_192.front(), 0.66},
-                                            {wide.front(), 1.00},
-                                            {wide_192.front(), 0.93}};
-  static const WaveTile deep_waves[] = {{wide.front(), 1.00},       {wide_192.front(), 0.93},
-                                        {wide_waves[2].tile, 0.89}, {rows_192.front(), 0.87},
-                                        {square.front(), 0.73},     {narrow_192.front(), 0.66},
-                                        {across_deep.front(), 0.59}};
+  static const gen::Tile rows_256 = {256, 128, 64, 64, 128, 1, W, false, 4};
+  static const gen::Tile narrow_256 = {64, 256, 64, 64, 256, 1, W, false, 4};
+  // The wave model's candidates (their rates: wgmma_waves.cpp).
+  static const gen::Tile wide_waves[] = {wide_192.front(), rows_192.front(), rows_256, square.front(), wide.front()};
+  static const gen::Tile narrow_m_waves[] = {square.front(),          across_deep.front(), narrow_256,
+                                             rows_192.front(),        rows_192_short.front(), narrow_192.front(),
+                                             wide.front(),            wide_192.front()};
+  // Not 64x256 nor 192x64: the §122 probe timed neither.
+  static const gen::Tile deep_waves[] = {wide.front(),   wide_192.front(),   rows_256,           rows_192.front(),
+                                         square.front(), narrow_192.front(), across_deep.front()};
+  const int sms = std::max(multiprocessors, 1);
   std::span<const gen::Tile> tiles = gen::wgmma_catalog();
   std::int64_t min_slice_k = kWgmmaMinSliceK;
   const std::int64_t narrow = std::min(call.m, call.n), long_side = std::max(call.m, call.n);
   const bool streams = long_side * call.k >= kWgmmaNarrowStream;
-  // The rules from 17 wide on run K in one slice, where the operand streams and K is no longer
+  // The rules from 17 wide run K in a single slice, where the operand streams and K is no longer
   // than the long side.
-  const bool unsplit = streams && call.k <= long_side;
+  const bool streams_shallow = streams && call.k <= long_side;
   const bool narrow_is_n = call.n <= call.m;
   const auto& narrow_tiles = narrow_is_n ? narrow_n : narrow_m;  // 64 wide on the narrow side
   const auto& across_tiles = narrow_is_n ? narrow_m : narrow_n;  // 128 wide on it
   auto blocks = [&](const gen::Tile& t) { return ceil_div(call.m, t.ml) * ceil_div(call.n, t.nl); };
-  auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * multiprocessors; };
-  auto in_waves = [&](std::span<const WaveTile> candidates) {
-    return std::span<const gen::Tile>(&fastest_in_waves(candidates, call.m, call.n, multiprocessors), 1);
-  };
+  auto fills = [&](const gen::Tile& t) { return blocks(t) * 10 >= kWgmmaWideBlocksPerTenSms * sms; };
+  auto one_wave = [&](const gen::Tile& t) { return fills(t) && blocks(t) <= sms; };
+  // The wave model's pick where one of its ranges holds the call, among the candidates whose grid
+  // fills the SMs as above (a smaller grid keeps the catalogue's plan, which splits K).
+  std::span<const gen::Tile> model;
+  if (streams_shallow && !narrow_is_n && narrow > kWgmmaNarrowAcross && narrow < kWgmmaWide192 &&
+      !(narrow <= kWgmmaRowsLight && one_wave(wide.front())))
+    model = narrow_m_waves;
+  else if (streams_shallow && narrow > kWgmmaWide512 && narrow <= kWgmmaWide768)
+    model = wide_waves;
+  else if (streams && call.k > long_side && narrow > kWgmmaNarrowUnsplit && narrow <= kWgmmaWide768)
+    model = deep_waves;
+  const gen::Tile* wave_pick =
+      fastest_in_waves(model, call.m, call.n, sms, ceil_div(kWgmmaWideBlocksPerTenSms * sms, 10));
   if (call.k <= kWgmmaShallowK) {
     tiles = shallow;
   } else if (streams && narrow <= kWgmmaNarrow) {
     tiles = narrow_tiles;
-  } else if (unsplit && narrow <= kWgmmaNarrowAcross) {
+  } else if (streams && narrow <= kWgmmaNarrowUnsplit && long_side >= kWgmmaNarrowUnsplitLong &&
+             (streams_shallow || narrow_is_n)) {
+    tiles = narrow_tiles;
+    min_slice_k = call.k;
+  } else if (streams_shallow && narrow <= kWgmmaNarrowAcross) {
     if (narrow <= kWgmmaNarrowUnsplit)
-      tiles = long_side >= kWgmmaNarrowUnsplitLong ? narrow_tiles : narrow_short;
+      tiles = narrow_short;
     else if (narrow_is_n && narrow <= kWgmmaAcrossSquare && long_side >= kWgmmaAcrossSquareLong)
       tiles = square;
     else if (call.k < kWgmmaAcrossDeepK)
@@ -170,38 +186,30 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
     else
       tiles = (narrow_is_n && call.op_b != gen::Op::N) || long_side >= kWgmmaAcrossDeepLong ? square : across_deep;
     min_slice_k = call.k;
-  } else if (unsplit && narrow <= kWgmmaWideNarrow) {
+  } else if (wave_pick) {
+    tiles = std::span<const gen::Tile>(wave_pick, 1);
+    min_slice_k = call.k;
+  } else if (streams_shallow && narrow <= kWgmmaWideNarrow) {
     min_slice_k = call.k;
     if (narrow_is_n && narrow <= kWgmmaWide192) {
       tiles = fills(wide_192.front()) ? wide_192 : narrow_192;
     } else if (!narrow_is_n && narrow == kWgmmaWide192 && fills(rows_192_short.front())) {
       tiles = fills(rows_192.front()) ? rows_192 : rows_192_short;
-    } else if (!narrow_is_n && narrow < kWgmmaWide192 && fills(in_waves(narrow_m_waves).front()) &&
-               !(narrow <= kWgmmaRowsLight && fills(wide.front()) && blocks(wide.front()) <= multiprocessors)) {
-      tiles = in_waves(narrow_m_waves);
     } else if (fills(wide.front())) {
       tiles = wide;
-      if (blocks(wide.front()) > multiprocessors) min_slice_k = kWgmmaMinSliceK;
+      if (blocks(wide.front()) > sms) min_slice_k = kWgmmaMinSliceK;
     } else {
       tiles = fills(square.front()) ? square : narrow_is_n ? narrow_n : across_deep;
     }
-  } else if (unsplit && narrow_is_n && narrow <= kWgmmaWide384) {
+  } else if (streams_shallow && narrow_is_n && narrow <= kWgmmaWide384) {
     tiles = wide_192;
     min_slice_k = call.k;
-  } else if (unsplit && !narrow_is_n && narrow >= kWgmmaRows192Min && narrow <= kWgmmaWide384 &&
+  } else if (streams_shallow && !narrow_is_n && narrow >= kWgmmaRows192Min && narrow <= kWgmmaWide384 &&
              fills(rows_192.front())) {
     tiles = rows_192;
     min_slice_k = call.k;
-  } else if (unsplit && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && fills(wide.front()) &&
-             blocks(wide.front()) <= multiprocessors) {
+  } else if (streams_shallow && narrow > kWgmmaWide384 && narrow <= kWgmmaWide512 && one_wave(wide.front())) {
     tiles = wide;
-    min_slice_k = call.k;
-  } else if (unsplit && narrow > kWgmmaWide512 && narrow <= kWgmmaWide768 && fills(in_waves(wide_waves).front())) {
-    tiles = in_waves(wide_waves);
-    min_slice_k = call.k;
-  } else if (streams && call.k > long_side && narrow > kWgmmaNarrowUnsplit && narrow <= kWgmmaWide768 &&
-             fills(in_waves(deep_waves).front())) {
-    tiles = in_waves(deep_waves);
     min_slice_k = call.k;
   }
   return plan_over_tiles(tiles, call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,

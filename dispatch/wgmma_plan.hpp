@@ -23,7 +23,8 @@ bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);
 bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
                        CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
 
-// The heuristic's plan over the wgmma catalog (one tile for shallow K and for narrow streaming calls).
+// The heuristic's plan for a call wgmma_fits: rules by width, depth and streamed size, the wave
+// model (wgmma_waves.hpp) where they weigh several tiles, else the catalogue's plan over all tiles.
 Plan plan_wgmma(const GemmCall& call, int multiprocessors);
 
 }  // namespace ptxblas::dispatch

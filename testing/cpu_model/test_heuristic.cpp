@@ -10,6 +10,7 @@
 #include "gemm_call.hpp"
 #include "tile_catalog.hpp"
 #include "wgmma_plan.hpp"
+#include "wgmma_waves.hpp"
 
 namespace {
 
@@ -302,8 +303,9 @@ TEST(Heuristic, WgmmaNarrowStreamingCallsTakeBlocks128LongAnd64Wide) {
 }
 
 TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
-  // 17-64 wide (perf notes §109, §111): one slice where K is no longer than the long side, in the
-  // narrow blocks from a long side of 8192, in 64x64 s6 below it; otherwise the catalogue.
+  // 17-64 wide (perf notes §109, §111, §124): one slice where K is no longer than the long side,
+  // in the narrow blocks from a long side of 8192, in 64x64 s6 below it; a narrow N of a long side
+  // of 8192 or more in 128x64 s6 unsplit at any K; otherwise the catalogue.
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   auto plan = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -316,10 +318,14 @@ TEST(Heuristic, WgmmaNarrowCallsUpTo64WideRunUnsplit) {
       {8192, 17, 8192, 128, 64, 6}, {8192, 32, 2048, 128, 64, 6}, {14336, 64, 4096, 128, 64, 6},
       {24, 14336, 4096, 64, 128, 4}, {64, 16384, 4096, 64, 128, 4}, {48, 8192, 8192, 64, 128, 4},
       {4096, 48, 4096, 64, 64, 6},   {8191, 32, 4096, 64, 64, 6},  {6144, 32, 6144, 64, 64, 6},
-      {32, 4096, 4096, 64, 64, 6},   {40, 5120, 5120, 64, 64, 6},  {4096, 64, 4096, 64, 64, 6}};
+      {32, 4096, 4096, 64, 64, 6},   {40, 5120, 5120, 64, 64, 6},  {4096, 64, 4096, 64, 64, 6},
+      {8192, 32, 16384, 128, 64, 6}, {8192, 64, 8193, 128, 64, 6}, {16384, 17, 200000, 128, 64, 6}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // Too deep a K or too little streamed: the catalogue's plan.
-  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 32, 16384},
+  // Too deep a K below a long side of 8192 or for a narrow M, or too little streamed: the
+  // catalogue's plan.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8191, 32, 16384},
+                         {32, 8192, 16384},
+                         {64, 8192, 8193},
                          {4096, 32, 4097},
                          {4096, 32, 4095},
                          {16384, 32, 512}})
@@ -619,22 +625,22 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
 }
 
 TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
-  // perf notes §121: a narrow M 129-191 and 513-768 wide either way, one slice, in the candidate
-  // whose grid takes the least time counted in whole waves of one block per SM at each tile's
-  // measured rate (dispatch/wgmma_waves.hpp).
+  // perf notes §121, §124: a narrow M 129-191 and 513-768 wide either way, one slice, in the
+  // candidate whose grid takes the least time counted in waves of one block per SM (a part-full
+  // last wave costing 0.4 + 0.6 x its fill) at each tile's measured rate (dispatch/wgmma_waves.hpp).
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   call.op_b = gen::Op::T;
   const std::array<std::int64_t, 6> taken[] = {
       // narrow M: 64x192 s6 where 3 x 43 blocks are one wave; 64x256 where 64x192 would take three
-      // waves and 64x256 two; 192x128 where 128 blocks hold M in one row of blocks; 128x192 where
-      // two rows of them are one wave; 64x128 s6 where wider blocks leave half the SMs idle.
+      // waves and 64x256 two; 192x128 where 96-128 blocks hold M in one row of blocks (128x192
+      // takes two); 64x128 s6 where wider blocks leave half the SMs idle.
       {129, 5889, 5889, 64, 192, 6},    {191, 8192, 8192, 64, 192, 6},    {176, 20480, 8192, 64, 256, 4},
-      {160, 16384, 4096, 192, 128, 5},  {160, 12288, 12288, 128, 192, 5}, {136, 4096, 4096, 64, 128, 6},
+      {160, 16384, 4096, 192, 128, 5},  {160, 12288, 12288, 192, 128, 5}, {136, 4096, 4096, 64, 128, 6},
       // Up to 152 rows, where 128x256's grid is one wave, 128x256 s4 (its second row of blocks is
       // mostly out of bounds); past one wave of it, or from 153 rows, the model.
       {136, 16384, 8192, 128, 256, 4},  {152, 12288, 4096, 128, 256, 4},  {152, 16896, 8192, 128, 256, 4},
-      {152, 16897, 8192, 64, 256, 4},   {153, 12288, 4096, 128, 192, 5},
+      {152, 16897, 8192, 64, 256, 4},   {153, 12288, 4096, 192, 128, 5},
       // 513-768 wide: 128x192 s5 mostly; 256x128 s4 where it is one wave and 128x192 two; 128x256
       // s4 where both of those take two waves and it does too, with fewer padded columns.
       {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
@@ -649,25 +655,27 @@ TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
 }
 
 TEST(Heuristic, WgmmaDeeperThanTheLongSideRunsUnsplitInTheTileDoneFirstInWaves) {
-  // perf notes §122: 65-768 wide with K deeper than the long side, one slice, in the wave model's
-  // pick over seven tiles where that grid has 0.7 of a block per SM; else the catalogue's split.
+  // perf notes §122, §124: 65-768 wide with K deeper than the long side, one slice, in the wave
+  // model's pick over seven tiles where that grid has 0.7 of a block per SM; else the catalogue's
+  // split.
   ptxblas::dispatch::GemmCall call;
   call.data = gen::DataType::F16;
   const std::array<std::int64_t, 6> taken[] = {
       // Just past each range's rule (K = the long side + 1), then the probe's shapes.
       {8192, 96, 8193, 64, 128, 6},      {8192, 200, 8193, 128, 128, 6},   {8192, 300, 8193, 128, 192, 5},
-      {8192, 400, 8193, 128, 256, 4},    {384, 8192, 8193, 128, 192, 5},   {8192, 600, 8193, 128, 192, 5},
-      {160, 8192, 8193, 64, 192, 6},     {6144, 520, 8192, 256, 128, 4},   {4096, 640, 8192, 128, 192, 5},
+      {8192, 400, 8193, 128, 256, 4},    {384, 8192, 8193, 128, 192, 5},   {8192, 600, 8193, 192, 128, 5},
+      {160, 8192, 8193, 64, 192, 6},     {6144, 520, 8192, 256, 128, 4},   {4096, 640, 8192, 192, 128, 5},
       {8192, 300, 16384, 128, 192, 5},   {384, 6144, 8192, 128, 192, 5},   {160, 6144, 8192, 64, 192, 6},
       {4096, 512, 6144, 128, 128, 6},    {8192, 96, 16384, 64, 128, 6},    {2048, 700, 40960, 64, 192, 6},
-      {8192, 80, 65536, 64, 128, 6},     {640, 6144, 12288, 128, 256, 4},  {736, 4096, 6144, 128, 192, 5}};
+      {8192, 80, 65536, 64, 128, 6},     {640, 6144, 12288, 128, 256, 4},  {736, 4096, 6144, 128, 192, 5},
+      // The fastest among the grids that fill the SMs, where a larger tile's grid would not (§124).
+      {5120, 256, 8192, 64, 128, 6},     {10240, 161, 12288, 192, 128, 5}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
-  // Grids under 0.7 of a block per SM (64, 32 and 80 blocks), 64 and 769 wide, too little
-  // streamed: the catalogue's plan, K split.
+  // Grids under 0.7 of a block per SM (64 and 32 blocks), a narrow M 64 wide (§124's rule
+  // takes only a narrow N), 769 wide, too little streamed: the catalogue's plan, K split.
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{4096, 96, 32768},
                          {512, 512, 65536},
-                         {5120, 256, 8192},
-                         {8192, 64, 16384},
+                         {64, 8192, 16384},
                          {8192, 769, 16384},
                          {3000, 700, 5000},
                          {256, 256, 60000}}) {
@@ -676,4 +684,45 @@ TEST(Heuristic, WgmmaDeeperThanTheLongSideRunsUnsplitInTheTileDoneFirstInWaves) 
       EXPECT_GT(p.kg, 1) << m << "x" << n << "x" << k;
     }
   }
+}
+
+TEST(Heuristic, WgmmaWaveModelCountsPartWavesAndSkipsSmallGrids) {
+  // dispatch/wgmma_waves.hpp: 128 x 16896 is 132 blocks of 128x128 s6, one wave (16384 / 0.86 =
+  // 19051), or 66 of 128x256 s4, a wave half full (0.4 + 0.6 x 0.5 = 0.7 wave: 22938).
+  constexpr gen::Family W = gen::Family::Wgmma;
+  const gen::Tile square{128, 128, 64, 64, 128, 1, W, false, 6}, wide{128, 256, 64, 64, 256, 1, W, false, 4};
+  const gen::Tile unrated{64, 64, 64, 64, 64, 1, W, false, 6};
+  const gen::Tile candidates[] = {wide, square, unrated};
+  EXPECT_DOUBLE_EQ(ptxblas::dispatch::wave_rate(wide), 1.0);
+  EXPECT_EQ(ptxblas::dispatch::wave_rate(unrated), 0.0);
+  const gen::Tile* pick = ptxblas::dispatch::fastest_in_waves(candidates, 128, 16896, kSms, 0);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(pick->nl, 128);
+  // At 70 blocks of 128x256 (0.718 wave: 23540) against 140 of 128x128 (1.436 waves: 27360).
+  pick = ptxblas::dispatch::fastest_in_waves(candidates, 128, 17920, kSms, 0);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(pick->nl, 256);
+  // Grids under min_blocks drop out: 128x128's 140 blocks remain, then none.
+  pick = ptxblas::dispatch::fastest_in_waves(candidates, 128, 17920, kSms, 100);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(pick->nl, 128);
+  EXPECT_EQ(ptxblas::dispatch::fastest_in_waves(candidates, 128, 17920, kSms, 141), nullptr);
+  EXPECT_EQ(ptxblas::dispatch::fastest_in_waves(std::span<const gen::Tile>(), 128, 17920, kSms, 0), nullptr);
+}
+
+TEST(Heuristic, WgmmaPlansWithoutAMultiprocessorCountDoNotDivideByZero) {
+  // DeviceInfo defaults to 0 SMs; the rules and the wave model count at least one.
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{160, 8192, 8192},
+                         {8192, 640, 8192},
+                         {8192, 300, 16384},
+                         {8192, 32, 16384},
+                         {4096, 4096, 4096}})
+    for (int sms : {0, -1}) {
+      call.m = m, call.n = n, call.k = k;
+      const Plan p = ptxblas::dispatch::plan_wgmma(call, sms);
+      EXPECT_GE(p.kg, 1) << m << "x" << n << "x" << k;
+      EXPECT_EQ(p.config.family, gen::Family::Wgmma) << m << "x" << n << "x" << k;
+    }
 }
