@@ -5,7 +5,8 @@ to oracle logs, and score how often its pick is the best timed tile.
 Input: `ptxblas-bench --oracle-log` CSVs (no header: type, transa, transb, m, n, k, name, spec,
 kernel, ms, TFLOP/s), by default docs/measurements/h200-oracle-logs/*.csv. Only unsplit wgmma rows
 count. A grid of B blocks costs full waves plus, for a part-full last wave, `a` + (1 - a) x its
-fill (a = 1: every wave whole, as dispatch does now; a = 0: fractional waves).
+fill (a = 1: every wave whole, as dispatch did up to §123; a = 0.4: dispatch since §124,
+kPartialWave in dispatch/wgmma_waves.hpp; a = 0: fractional waves).
 
     python3 scripts/fit_wave_rates.py [--partial 1 0.5 0.4] [logs...]
 
