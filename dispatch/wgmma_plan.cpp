@@ -119,6 +119,15 @@ constexpr std::int64_t kWgmmaRowsLight = 152;
 // the catalogue split 128x128 s4 in three; but where only 64x128 s6 fills, x0.95-1.02 against
 // the split (BF16 TN 5120x256x8192 352 -> 336).
 
+// A narrow N 129-191 with K deeper than the long side whose wave model pick is 64x192 s6, where
+// two slices of 128x192's grid are 0.7-1 wave (47-66 blocks: a long side of 5889-8448 at 132
+// SMs): 128x192 s5 in two slices. 64x192 s6 unsplit ran x0.74-0.89 of it in the §125 probe
+// on the H200 (TN 8192x130x16384 243 -> 330 TFLOP/s, NN 8192x144x16384 325 -> 407, TN
+// 6144x160x12288 337 -> 381); at 192 wide, with no padded columns, 64x192 s6 unsplit led (NN
+// 6144x192x24576 545 against 487), and a model that weighs slices for every tile lost as often as
+// it gained (perf notes §125).
+constexpr int kWgmmaDeepSlices = 2;
+
 Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   constexpr gen::Family W = gen::Family::Wgmma;
   static const std::vector<gen::Tile> shallow = {{64, 128, 64, 64, 128, 1, W, false, 2}};
@@ -189,6 +198,12 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   } else if (wave_pick) {
     tiles = std::span<const gen::Tile>(wave_pick, 1);
     min_slice_k = call.k;
+    if (call.k > long_side && narrow_is_n && narrow < kWgmmaWide192 && wave_pick->ml == 64 && wave_pick->nl == 192 &&
+        kWgmmaDeepSlices * blocks(wide_192.front()) * 10 >= kWgmmaWideBlocksPerTenSms * sms &&
+        kWgmmaDeepSlices * blocks(wide_192.front()) <= sms) {
+      tiles = wide_192;
+      min_slice_k = call.k / kWgmmaDeepSlices;  // two slices
+    }
   } else if (streams_shallow && narrow <= kWgmmaWideNarrow) {
     min_slice_k = call.k;
     if (narrow_is_n && narrow <= kWgmmaWide192) {

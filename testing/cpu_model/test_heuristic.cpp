@@ -686,6 +686,37 @@ TEST(Heuristic, WgmmaDeeperThanTheLongSideRunsUnsplitInTheTileDoneFirstInWaves) 
   }
 }
 
+TEST(Heuristic, WgmmaDeepNarrowN129To191SplitsTwoSlicesOf128x192WhereThatFillsTheSms) {
+  // perf notes §125: where the wave model picks 64x192 s6, 128x192 s5 in two slices if those
+  // are 0.7-1 wave (47-66 blocks of 128x192 at 132 SMs).
+  ptxblas::dispatch::GemmCall call;
+  call.data = gen::DataType::F16;
+  call.op_a = gen::Op::T;
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 130, 16384},
+                         {6144, 160, 12288},
+                         {6016, 191, 6017},
+                         {8448, 129, 65536}}) {
+    call.m = m, call.n = n, call.k = k;
+    const Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+    EXPECT_EQ(p.config.ml, 128) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.config.nl, 192) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p.kg, 2) << m << "x" << n << "x" << k;
+  }
+  // 192 wide, K no deeper than the long side, 128x192 filling unsplit (12288 long: 96 blocks),
+  // too few blocks even in two slices (5888 long: 46) or too many for one wave (8576 long: 67), a
+  // narrow M, a model pick other than 64x192 (192x128 s5 for 10240x161): one slice.
+  for (auto [m, n, k] : {std::array<std::int64_t, 3>{6144, 192, 24576},
+                         {8192, 160, 8192},
+                         {12288, 160, 16384},
+                         {5888, 160, 16384},
+                         {8576, 160, 16384},
+                         {160, 8192, 16384},
+                         {10240, 161, 12288}}) {
+    call.m = m, call.n = n, call.k = k;
+    EXPECT_EQ(ptxblas::dispatch::plan_wgmma(call, kSms).kg, 1) << m << "x" << n << "x" << k;
+  }
+}
+
 TEST(Heuristic, WgmmaWaveModelCountsPartWavesAndSkipsSmallGrids) {
   // dispatch/wgmma_waves.hpp: 128 x 16896 is 132 blocks of 128x128 s6, one wave (16384 / 0.86 =
   // 19051), or 66 of 128x256 s4, a wave half full (0.4 + 0.6 x 0.5 = 0.7 wave: 22938).
