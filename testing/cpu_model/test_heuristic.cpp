@@ -644,7 +644,9 @@ TEST(Heuristic, WgmmaRaggedNarrowMAnd513To768WideTakeTheTileDoneFirstInWaves) {
       // 513-768 wide: 128x192 s5 mostly; 256x128 s4 where it is one wave and 128x192 two; 128x256
       // s4 where both of those take two waves and it does too, with fewer padded columns.
       {8192, 513, 8192, 128, 192, 5},   {768, 8192, 4096, 128, 192, 5},   {6144, 640, 6144, 256, 128, 4},
-      {6001, 530, 2800, 256, 128, 4},   {10240, 736, 8192, 128, 256, 4},  {700, 8200, 2100, 128, 192, 5}};
+      {6001, 530, 2800, 256, 128, 4},   {10240, 736, 8192, 128, 256, 4},  {700, 8200, 2100, 128, 192, 5},
+      // Past one wave at equal padding, 128x256 s4 over 128x192 s5 (§124's A/B).
+      {16384, 641, 8192, 128, 256, 4}};
   for (const auto& row : taken) expect_unsplit_wgmma(call, row);
   // 769 wide, too little streamed: the catalogue's plan (K beyond the long side: §122's test).
   for (auto [m, n, k] : {std::array<std::int64_t, 3>{8192, 769, 8192},
@@ -715,6 +717,15 @@ TEST(Heuristic, WgmmaDeepNarrowN129To191SplitsTwoSlicesOf128x192WhereThatFillsTh
     call.m = m, call.n = n, call.k = k;
     EXPECT_EQ(ptxblas::dispatch::plan_wgmma(call, kSms).kg, 1) << m << "x" << n << "x" << k;
   }
+  // Past one wave of two slices the model's 64x192 s6 stays (not 128x192 rounded back to one
+  // slice by plan_over_tiles' whole waves).
+  for (std::int64_t m : {8512, 8576}) {
+    call.m = m, call.n = 160, call.k = 16384;
+    const Plan p = ptxblas::dispatch::plan_wgmma(call, kSms);
+    EXPECT_EQ(p.config.ml, 64) << m;
+    EXPECT_EQ(p.config.nl, 192) << m;
+    EXPECT_EQ(p.kg, 1) << m;
+  }
 }
 
 TEST(Heuristic, WgmmaWaveModelCountsPartWavesAndSkipsSmallGrids) {
@@ -725,6 +736,9 @@ TEST(Heuristic, WgmmaWaveModelCountsPartWavesAndSkipsSmallGrids) {
   const gen::Tile unrated{64, 64, 64, 64, 64, 1, W, false, 6};
   const gen::Tile candidates[] = {wide, square, unrated};
   EXPECT_DOUBLE_EQ(ptxblas::dispatch::wave_rate(wide), 1.0);
+  // 128x192 s5 fitted 1.02 but stays below 128x256 (§124: at 1.02 it took 593-768-wide grids
+  // past one wave from 128x256 and lost x0.92-0.98).
+  EXPECT_LT(ptxblas::dispatch::wave_rate({128, 192, 64, 64, 192, 1, W, false, 5}), 1.0);
   EXPECT_EQ(ptxblas::dispatch::wave_rate(unrated), 0.0);
   const gen::Tile* pick = ptxblas::dispatch::fastest_in_waves(candidates, 128, 16896, kSms, 0);
   ASSERT_NE(pick, nullptr);
