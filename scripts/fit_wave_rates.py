@@ -8,7 +8,11 @@ count. A grid of B blocks costs full waves plus, for a part-full last wave, `a` 
 fill (a = 1: every wave whole, as dispatch did up to §123; a = 0.4: dispatch since §124,
 kPartialWave in dispatch/wgmma_waves.hpp; a = 0: fractional waves).
 
-    python3 scripts/fit_wave_rates.py [--partial 1 0.5 0.4] [logs...]
+    python3 scripts/fit_wave_rates.py [logs...] [--partial 1 0.5 0.4]
+
+The table in dispatch/wgmma_waves.cpp (perf notes §124) is
+`fit_wave_rates.py docs/measurements/h200-oracle-logs/s12*.csv --partial 0.4` (the §121-§123
+logs), with 128x192 s5 then set from 1.02 to 0.99 after the A/B.
 
 Prints, per `a`: the rates relative to 128x256 s4 (medians over the rows), then the geomean and
 worst of pick / best over every shape with three or more timed tiles, in sample and with each
