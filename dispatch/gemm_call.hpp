@@ -60,7 +60,9 @@ struct Outcome {
   // as a pointer so that a served call builds no string (a repeated shape's host budget is 1 us).
   const std::string* kernel = nullptr;
   int kg = 1;
-  // Served: "name", or "name kg=N" for a split; else detail.
+  int packed = 0;  // served on aligned copies of these operands (operand_pack.hpp kPackA | kPackB)
+  // Served: "name", "name kg=N" for a split, then " packed=A" (B, AB) where operands were copied;
+  // else detail.
   std::string describe() const;
 };
 

@@ -16,6 +16,7 @@
 #include "first_sight.hpp"
 #include "async_stages.hpp"
 #include "model_registry.hpp"
+#include "operand_pack.hpp"
 #include "plan_cache.hpp"
 #include "plan_launch.hpp"
 #include "tile_counts.hpp"
@@ -28,7 +29,7 @@ namespace ptxblas::dispatch {
 
 std::string Outcome::describe() const {
   if (!served || !kernel) return detail;
-  return kg > 1 ? *kernel + " kg=" + std::to_string(kg) : *kernel;
+  return (kg > 1 ? *kernel + " kg=" + std::to_string(kg) : *kernel) + packed_note(packed);
 }
 
 namespace {
@@ -413,6 +414,21 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 
 PlanCache g_plans;
 
+// A call wgmma could serve but for an operand's alignment, where copying it pays: wgmma on the
+// aligned copies (operand_pack.hpp). Not served and nothing queued when it does not apply or a
+// copy cannot be made: the caller plans the call as it is.
+Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
+  Outcome out;
+  const int which = misaligned_operands(call);
+  if (!which || !wgmma_fits_when_aligned(call, dev) || !packing_pays(call, which)) return out;
+  PackedOperands p;
+  if (!pack_operands(d, ctx, dev, call, which, p, out.detail)) return out;
+  out = launch_decided(d, ctx, dev, p.call, plan_wgmma(p.call, dev.multiprocessors), std::nullopt, std::nullopt);
+  release_packed(d, p);
+  if (out.served) out.packed = which;
+  return out;
+}
+
 }  // namespace
 
 void force_tile(const std::optional<ForcedTile>& t) { t_forced = t; }
@@ -424,6 +440,8 @@ Outcome run_gemm(const GemmCall& call) {
   const DeviceInfo* info = nullptr;
   if (!prepare(call, d, ctx, info, out)) return out;
   const DeviceInfo& dev = *info;
+  if (!t_forced && !wgmma_fits(call, dev))
+    if (Outcome packed = run_packed(d, ctx, dev, call); packed.served || packed.failed) return packed;
   Plan plan;
   std::optional<VectorCopies> vectors;  // which operands copy vectors, where decided here
   if (t_forced) {

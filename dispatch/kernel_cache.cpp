@@ -12,6 +12,7 @@
 
 #include "cuda_driver.hpp"
 #include "model_file.hpp"
+#include "operand_pack_ptx.hpp"
 #include "simt_gemm_ptx.hpp"
 
 namespace ptxblas::dispatch {
@@ -176,6 +177,10 @@ CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::stri
 
 CUfunction cached_lu_columns(CUcontext ctx, gen::DataType data, int sm, std::string& error) {
   return cached(ctx, gen::lu_columns_name(data), [&] { return gen::generate_lu_columns(data, sm); }, error);
+}
+
+CUfunction cached_operand_pack(CUcontext ctx, int sm, std::string& error) {
+  return cached(ctx, gen::operand_pack_name(), [&] { return gen::generate_operand_pack(sm); }, error);
 }
 
 }  // namespace ptxblas::dispatch

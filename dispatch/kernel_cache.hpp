@@ -50,5 +50,7 @@ CUfunction cached_doubling(CUcontext ctx, gen::DataType data, bool lower, int ha
 CUfunction cached_row_swaps(CUcontext ctx, gen::DataType data, int sm, std::string& error);
 // LU's column steps (getf2 by kernel, matrix_helpers_ptx.hpp).
 CUfunction cached_lu_columns(CUcontext ctx, gen::DataType data, int sm, std::string& error);
+// The 16-bit operand packing kernel (operand_pack_ptx.hpp).
+CUfunction cached_operand_pack(CUcontext ctx, int sm, std::string& error);
 
 }  // namespace ptxblas::dispatch

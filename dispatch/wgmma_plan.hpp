@@ -17,6 +17,11 @@ namespace ptxblas::dispatch {
 // aligned with leading dimensions a multiple of 8 elements (what a tensor map accepts), and a
 // driver that encodes tensor maps and lets kernels opt into more than 48 KiB of shared memory.
 bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);
+// The same but for A's and B's alignment: what an aligned copy of the operands would let run
+// (operand_pack.hpp).
+bool wgmma_fits_when_aligned(const GemmCall& call, const DeviceInfo& dev);
+// Whether a tensor map reads an operand as it lies: base 16-byte aligned, ld a multiple of 8.
+bool tma_readable(const void* p, std::int64_t ld);
 
 // The kernel's tensor maps (generator/kernel_abi.hpp) of A and of the n columns of op(B) from
 // `b` on (the launcher's column chunks). False, with why, when the driver refuses them.

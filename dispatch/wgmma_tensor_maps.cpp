@@ -8,16 +8,21 @@
 
 namespace ptxblas::dispatch {
 
-bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
+bool tma_readable(const void* p, std::int64_t ld) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 8 == 0;
+}
+
+bool wgmma_fits_when_aligned(const GemmCall& call, const DeviceInfo& dev) {
   if (dev.sm != 90) return false;
   if (call.data != gen::DataType::F16 && call.data != gen::DataType::BF16) return false;
   const CudaDriver* d = cuda_driver();
   if (!d || !d->cuFuncSetAttribute || !d->cuTensorMapEncodeTiled) return false;
-  if (call.m <= 0 || call.n <= 0 || call.k <= 0 || call.fill != gen::kFillWhole || call.band != gen::kBandNone ||
-      call.d)
-    return false;
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(call.a) && aligned(call.b) && call.lda % 8 == 0 && call.ldb % 8 == 0;
+  return call.m > 0 && call.n > 0 && call.k > 0 && call.fill == gen::kFillWhole && call.band == gen::kBandNone &&
+         !call.d;
+}
+
+bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
+  return wgmma_fits_when_aligned(call, dev) && tma_readable(call.a, call.lda) && tma_readable(call.b, call.ldb);
 }
 
 namespace {

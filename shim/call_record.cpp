@@ -38,7 +38,7 @@ void record_quick_forward(const char* what) noexcept {
   t_quick = what;
 }
 
-void record_served(const CallShape& s, const std::string& kernel, int kg) {
+void record_served(const CallShape& s, const std::string& kernel, int kg, const char* note) {
   g_served.fetch_add(1, std::memory_order_relaxed);
   t_quick = nullptr;
   t_last.assign(kernel);  // reuses the thread's buffer: no allocation once it has held a name
@@ -47,6 +47,7 @@ void record_served(const CallShape& s, const std::string& kernel, int kg) {
     const auto end = std::to_chars(digits, digits + sizeof digits, kg).ptr;
     t_last.append(" kg=").append(digits, end);
   }
+  t_last.append(note);
   if (log_enabled()) emit(s, "kernel " + t_last);
 }
 

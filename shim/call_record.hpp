@@ -13,7 +13,8 @@ struct CallShape {
 
 // A call served by `kernel` (a GEMM: in kg K slices): the last-call string is written in place
 // (no string is built per call unless logging is on).
-void record_served(const CallShape& s, const std::string& kernel, int kg = 1);
+// note: appended after the slices (dispatch::packed_note: which operands ran as aligned copies).
+void record_served(const CallShape& s, const std::string& kernel, int kg = 1, const char* note = "");
 void record_forwarded(const CallShape& s, const std::string& reason);
 void record_error(const CallShape& s, const std::string& what);
 // A host call sent straight to the CPU BLAS (below its offload threshold): counted, and the

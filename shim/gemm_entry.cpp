@@ -1,6 +1,7 @@
 #include "gemm_entry.hpp"
 
 #include "gemm_call.hpp"
+#include "operand_pack.hpp"
 #include "gemm_validate.hpp"
 #include "handle_state.hpp"
 
@@ -64,7 +65,7 @@ Decision try_serve(const GemmRequest& r) {
   const dispatch::Outcome o = dispatch::run_gemm(call);
   if (o.served) {
     static const std::string unnamed = "served (kernel unnamed)";  // every served path names it today
-    record_served(shape, o.kernel ? *o.kernel : unnamed, o.kg);
+    record_served(shape, o.kernel ? *o.kernel : unnamed, o.kg, dispatch::packed_note(o.packed));
     return {CUBLAS_STATUS_SUCCESS, {}};
   }
   if (o.failed) {

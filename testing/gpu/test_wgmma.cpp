@@ -116,11 +116,45 @@ TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
         const Entry& e = entry_named(name);
         Gemm g{ta, tb, 520, 384, 1000, 0, 0, 0, {1, 0}, {0.5, 0}};
         CheckResult r = check_dispatched_wgmma(e, g, h.get(), rng);
-        // An odd leading dimension: 16-byte copies cannot serve it; another family does.
+        // An odd leading dimension: TMA cannot read A, and at 0.4 GFLOP packing it into an
+        // aligned copy does not pay (operand_pack.hpp); another family serves it.
         g.lda = a_rows(g) + 1;
         r = check_gemm(e, g, h.get(), rng);
         EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
         EXPECT_NE(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+      }
+}
+
+// Above the packing rule's bounds (operand_pack.hpp: 2^30 flops, 128 flops per copied element),
+// an operand TMA cannot read (odd leading dimension) is copied into an aligned workspace and the
+// call runs wgmma on the copy: A, B or both, every layout, a padded ld too, ragged M, N and K,
+// beta zero or not. The call record names the copies (" packed=A").
+TEST(Wgmma, MisalignedOperandsRunOnAlignedCopiesWherePackingPays) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x9AC4ull);
+  int turn = 0;
+  for (cublasOperation_t ta : kOps)
+    for (cublasOperation_t tb : kOps)
+      for (const char* which : {turn % 2 ? "A" : "B", "AB"}) {
+        const Entry& e = entry_named(kHalfEntries[turn++ % std::size(kHalfEntries)]);
+        // ~1.1-1.3 GFLOP: m n k >= 5.4e8 (the float64 reference takes ~3 s a call).
+        Gemm g{ta, tb, 1031, 701 + static_cast<std::int64_t>(rng() % 60), 777, 0, 0, 0, {1, 0},
+               {rng() % 2 ? 0.5 : 0.0, 0}};
+        g.lda = aligned_ld(a_rows(g), rng);
+        g.ldb = aligned_ld(b_rows(g), rng);
+        // Odd: the tight one where the stored rows are odd, else one past it.
+        auto odd_ld = [&](std::int64_t rows) {
+          return rows % 2 ? rows + 2 * static_cast<std::int64_t>(rng() % 2) : rows + 1;
+        };
+        const std::string w = which;
+        if (w.find('A') != std::string::npos) g.lda = odd_ld(a_rows(g));
+        if (w.find('B') != std::string::npos) g.ldb = odd_ld(b_rows(g));
+        g.ldc = leading_dim(g.m, rng() % 2, rng);
+        const CheckResult r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+        EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+        EXPECT_TRUE(r.kernel.ends_with(" packed=" + w)) << describe(e, g) << " ran " << r.kernel;
       }
 }
 

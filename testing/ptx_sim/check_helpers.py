@@ -50,10 +50,11 @@ MAX_GRID_Y = 65535    # dispatch/blas3/gpu_engine.cpp kMaxGridY
 TYPES = {t: simcheck.TYPES[t] for t in "sdcz"}
 
 
-KIND_NAMES = {"c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling",
+KIND_NAMES = {"p": "pack", "c": "copy", "s": "scale", "y": "symmetrize", "t": "triangle", "i": "inverse", "x": "doubling",
               "w": "swap rows", "l": "lu columns"}
 ROW_SWAP_THREADS = 256  # generator/matrix_helpers_ptx.hpp kRowSwapThreads
 LU_THREADS = 256        # generator/matrix_helpers_ptx.hpp kLuThreads
+PACK_THREADS = 256      # generator/operand_pack_ptx.hpp kPackThreads
 COMPUTE_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
 
 
@@ -72,6 +73,8 @@ def kernel_name(kind, t, lower, herm, unit, width=32):
         return "swap_rows_%s" % t
     if kind == "l":
         return "lu_columns_%s" % t
+    if kind == "p":
+        return "pack_b16"
     herm = herm and TYPES[t].cplx
     s = "mat_%s_%s" % (kind, t)
     if kind in "yt":
@@ -92,6 +95,8 @@ def kernel_spec(kind, t, lower, herm, unit, width=32):
         return "swap:%s" % t
     if kind == "l":
         return "lu:%s" % t
+    if kind == "p":
+        return "pack"
     s = "helper:%s:%s" % (kind, t)
     if kind in "yt":
         s += ":l" if lower else ":u"
@@ -128,6 +133,8 @@ class Case:
             return self.n * self.m
         if self.kind == "l":
             return (self.n + 1) * 256 * -(-self.m // 256) * (self.n + 8)
+        if self.kind == "p":
+            return (self.m + 8) * self.n
         return self.m * self.n + 256 * -(-self.m // 256) * self.gy // 8
 
 
@@ -201,6 +208,16 @@ def build_cases():
     add("m=45 w=20 panel 22 at 2", "l", "d", 45, 20, width=22, left=2)
     add("m=40 w=6 ties zero NaN", "l", "d", 40, 6, width=8, left=1, ties=True)
     add("m=520 w=3 ties zero NaN", "l", "c", 520, 3, width=3, left=0, ties=True)
+    # Operand packing (16-bit elements, generator/operand_pack_ptx.hpp): rows not a multiple of 8,
+    # a source column starting at an odd element (left: the base one element in), more rows
+    # than one block's 2048, gridDim.y below the columns, a leading dimension past 2^32 bytes,
+    # a destination already aligned (rows a multiple of 8) and one with a spare 8 rows.
+    add("rows=13 lds=13 gy=n", "p", "h", 13, 5, pads=(0, 0))
+    add("rows=13 lds=14 base+1 gy=2", "p", "h", 13, 6, pads=(1, 8), gy=2, left=1)
+    add("rows=2053 lds=2054 gy=3", "p", "h", 2053, 4, pads=(1, 0), gy=3)
+    add("rows=16 lds=17 base+1", "p", "h", 16, 3, pads=(1, 0), left=1)
+    add("rows=1 lds=1", "p", "h", 1, 9, pads=(0, 0), gy=4)
+    add("rows=7 huge lds", "p", "h", 7, 3, pads=(2 ** 31 + 5, 0), gy=2, left=1)
     # n > 256: the square helpers across blocks in x (one of each kind, cheap types).
     add("lower n=258 gy=2", "t", "s", 258, 258, lower=True, gy=2)
     add("upper hermitian n=257 gy=2", "y", "c", 257, 257, lower=False, herm=True, gy=2)
@@ -210,6 +227,14 @@ def build_cases():
 # Deliberate bugs planted in copies of the helper and inverse kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("pack_b16", "mov.b16 %v_h5, 0;", "", True,
+     "pack: a padding row left unset (garbage below the matrix)"),
+    ("pack_b16", "@%v_p_in7 ld.global.b16", "ld.global.b16", True,
+     "pack: a row past the matrix read (outside the source)"),
+    ("pack_b16", "shl.b32 %v_hi1, %v_hi1, 16;", "shl.b32 %v_hi1, %v_hi1, 8;", True,
+     "pack: the upper row of a word shifted into the wrong bits"),
+    ("pack_b16", "mad.lo.s64 %v_src_el, %v_j64, %v_lds, %v_i64;", "mad.lo.s64 %v_src_el, %v_j64, %v_ldd, %v_i64;", True,
+     "pack: source columns stepped by the destination's leading dimension"),
     ("lu_columns_d", "setp.eq.u32 %v_p_last, %v_done, %v_nb1;", "setp.eq.u32 %v_p_last, %v_done, 0;", True,
      "LU: the first block to finish picks the pivot (before the others left their candidates)"),
     ("lu_columns_d", "setp.lt.and.s32 %v_p_eq, %v_idx2, %v_idx, %v_p_eq;",
@@ -404,7 +429,38 @@ def _run_lu(c, ptx_dir):
     return simcheck.wrong(bad)
 
 
+def _run_pack(c, ptx_dir):
+    """The source's rows x cols 16-bit elements, read only inside the matrix (its column starts at
+    any even address: `left` elements in), land bit for bit in a destination of ldd = rows
+    rounded up to 8 (+ pads[1]) rows a column, zeros below row rows; nothing outside the
+    destination written, the source unchanged."""
+    ti = simcheck.TYPES["h"]
+    rng = random.Random(c.seed * 7919 + 11)
+    rows, cols, left = c.m, c.n, c.left
+    mem = ptxsim.Memory()
+    lds = left + rows + c.pads[0]
+    S = Matrix(mem, ti, left + rows, cols, lds, lambda i, j: uniform(rng, ti))
+    S.allow(mem, mem.R, lambda i, j: i >= left)
+    ldd = -(-rows // 8) * 8 + c.pads[1]
+    D = Matrix(mem, ti, ldd, cols, ldd, lambda i, j: None)
+    D.allow(mem, mem.W)
+    gx = -(-ldd // (8 * PACK_THREADS))
+    ptxsim.launch(kernel(ptx_dir, c.kernel), [S.at(left, 0), lds, D.addr, ldd, rows, cols], mem, (gx, c.gy, 1),
+                  (PACK_THREADS, 1, 1))
+    bad = []
+    for j in range(cols):
+        for i in range(ldd):
+            got = mem.read_bytes(D.at(i, j), 2)
+            want = mem.read_bytes(S.at(left + i, j), 2) if i < rows else b"\x00\x00"
+            if got != want:
+                bad.append("dst(%d,%d) = %s, expected %s" % (i, j, got.hex(), want.hex()))
+    bad += ["src element (%d,%d) changed" % ij for ij in S.changed(mem, lambda i, j: True)]
+    return simcheck.wrong(bad)
+
+
 def _run_case(c, ptx_dir):
+    if c.kind == "p":
+        return _run_pack(c, ptx_dir)
     if c.kind == "l":
         return _run_lu(c, ptx_dir)
     if c.kind == "w":

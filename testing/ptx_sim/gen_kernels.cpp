@@ -33,6 +33,7 @@
 #include "kernel_abi.hpp"
 #include "kernel_config.hpp"
 #include "matrix_helpers_ptx.hpp"
+#include "operand_pack_ptx.hpp"
 #include "mma_grid.hpp"
 #include "param_space.hpp"
 #include "simt_gemm_ptx.hpp"
@@ -111,6 +112,10 @@ GeneratedKernel generate(const std::string& spec) {
   if (!f.empty() && f[0] == "swap") {
     if (f.size() != 2) throw std::invalid_argument("bad swap spec");
     return generate_row_swaps(type_of(f[1]), kSm);
+  }
+  if (!f.empty() && f[0] == "pack") {
+    if (f.size() != 1) throw std::invalid_argument("bad pack spec");
+    return generate_operand_pack(kSm);
   }
   if (!f.empty() && f[0] == "lu") {
     if (f.size() != 2) throw std::invalid_argument("bad lu spec");

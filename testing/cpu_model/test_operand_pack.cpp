@@ -1,0 +1,83 @@
+// The operand packing rule (dispatch/operand_pack.hpp): which operands TMA cannot read, how many
+// bytes their aligned copies take, when copying them pays, and how the call record names them.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "operand_pack.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+alignas(16) unsigned char g_buffer[64];
+
+GemmCall half_call(gen::Op op_a, gen::Op op_b, std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmCall c;
+  c.data = gen::DataType::F16;
+  c.op_a = op_a;
+  c.op_b = op_b;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.a = g_buffer;
+  c.b = g_buffer + 32;
+  c.lda = (op_a == gen::Op::N ? m : k + 7) / 8 * 8;
+  c.ldb = (op_b == gen::Op::N ? k + 7 : n + 7) / 8 * 8;
+  return c;
+}
+
+TEST(OperandPack, NamesTheOperandsTmaCannotRead) {
+  GemmCall c = half_call(gen::Op::N, gen::Op::N, 1024, 1024, 1024);
+  EXPECT_EQ(misaligned_operands(c), 0);
+  c.lda = 1025;
+  EXPECT_EQ(misaligned_operands(c), kPackA);
+  c.ldb = 1028;  // a multiple of 4, not of 8
+  EXPECT_EQ(misaligned_operands(c), kPackA | kPackB);
+  c.lda = 1024;
+  EXPECT_EQ(misaligned_operands(c), kPackB);
+  c.ldb = 1024;
+  c.a = g_buffer + 2;  // an aligned ld from a base one element in
+  EXPECT_EQ(misaligned_operands(c), kPackA);
+  c.a = g_buffer + 16;
+  EXPECT_EQ(misaligned_operands(c), 0);
+}
+
+TEST(OperandPack, CopiesTakeTheStoredRowsRoundedUpTo8TimesTheColumns) {
+  // A is stored m x k (op N) or k x m (op T); B k x n (op N) or n x k (op T); 2 bytes each.
+  const GemmCall nn = half_call(gen::Op::N, gen::Op::N, 13, 5, 9);
+  EXPECT_EQ(packed_bytes(nn, kPackA), 16u * 9 * 2);
+  EXPECT_EQ(packed_bytes(nn, kPackB), 16u * 5 * 2);
+  const GemmCall tt = half_call(gen::Op::T, gen::Op::T, 13, 5, 9);
+  EXPECT_EQ(packed_bytes(tt, kPackA), 16u * 13 * 2);
+  EXPECT_EQ(packed_bytes(tt, kPackB), 8u * 9 * 2);
+  EXPECT_EQ(packed_bytes(tt, kPackA | kPackB), 16u * 13 * 2 + 8u * 9 * 2);
+  EXPECT_EQ(packed_bytes(tt, 0), 0u);
+}
+
+TEST(OperandPack, PaysForManyFlopsPerCopiedElementWithinTheKeptWorkspace) {
+  // A alone: 2 N flops per element of A (with its padding rows: 4096 for 4095), so N >= 65
+  // passes the 128 an element here.
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 65, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 64, 8192), kPackA));
+  // B alone: M flops per element likewise.
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::T, 65, 4095, 8192), kPackB));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::T, 16, 4095, 8192), kPackB));
+  // Too few flops in all (2^30 at least), however many per element.
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 801, 800, 800), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA | kPackB));
+  // A copy past the workspace pool's kept 64 MiB: 4096 x 8192 x 2 bytes is exactly that.
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 4096, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4097, 4096, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4096, 4096, 4096), 0));
+}
+
+TEST(OperandPack, TheCallRecordNamesTheCopies) {
+  EXPECT_STREQ(packed_note(0), "");
+  EXPECT_STREQ(packed_note(kPackA), " packed=A");
+  EXPECT_STREQ(packed_note(kPackB), " packed=B");
+  EXPECT_STREQ(packed_note(kPackA | kPackB), " packed=AB");
+}
+
+}  // namespace
+}  // namespace ptxblas::dispatch
