@@ -11,11 +11,15 @@ namespace ptxblas::dispatch {
 namespace {
 
 constexpr std::int64_t kMaxGridY = 65535;
-// The break-even, measured on the H200 against the mma.sync path (perf notes §126): the GEMM's
-// flops at least kPackMinFlopsPerElement times the elements copied (for A alone: N at least
-// half of it; for B alone: M), and at least kPackMinFlops in all (the copies' launches).
-constexpr double kPackMinFlopsPerElement = 128;
-constexpr double kPackMinFlops = 1 << 30;
+// When the copies pay, from the §126 probe on the H200 (perf notes): against the mma.sync path
+// an A copied for N = 16 lost x0.78, N = 64 gained x1.11 (B for M = 16 / 64: x0.64 / x1.06),
+// break-even near 85-110 flops per copied element; 257^3 (0.03 GFLOP) lost x0.75, 513 x 512 x
+// 512 (0.27) gained x1.54. Copies past the workspace pool's kept bytes may map fresh memory on a
+// caller that synchronises after each call (not measured; the benchmark times calls back to
+// back), so those ask ten times the flops an element: x3.9-7.4 was measured there.
+constexpr double kPackMinFlopsPerElement = 112;
+constexpr double kPackMinFlops = 1 << 27;
+constexpr double kPackMinFlopsPerUnkeptElement = 1024;
 
 // An operand as it is stored: rows x cols, ld apart.
 struct Stored {
@@ -50,8 +54,9 @@ bool packing_pays(const GemmCall& call, int which) {
   if (!which) return false;
   const std::size_t bytes = packed_bytes(call, which);
   const double flops = 2.0 * static_cast<double>(call.m) * static_cast<double>(call.n) * static_cast<double>(call.k);
-  return bytes <= kWorkspaceKeepBytes && flops >= kPackMinFlops &&
-         flops >= kPackMinFlopsPerElement * static_cast<double>(bytes / 2);
+  const double per_element = flops / static_cast<double>(bytes / 2);
+  return flops >= kPackMinFlops && per_element >= kPackMinFlopsPerElement &&
+         (bytes <= kWorkspaceKeepBytes || per_element >= kPackMinFlopsPerUnkeptElement);
 }
 
 bool pack_operands(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int which,

@@ -24,9 +24,9 @@ const char* packed_note(int which);
 // Which of A and B TMA cannot read as they lie (kPackA | kPackB; 0: neither).
 int misaligned_operands(const GemmCall& call);
 
-// Whether copying the operands in `which` pays for this call: the copies' workspace stays
-// within what the workspace pool keeps (no fresh mapping per call), and the GEMM's flops are
-// many against the copied elements and in all (perf notes §126).
+// Whether copying the operands in `which` pays for this call: the GEMM's flops are many in all
+// and against the copied elements, more so where the copies outgrow what the workspace pool
+// keeps mapped (perf notes §126).
 bool packing_pays(const GemmCall& call, int which);
 
 // The workspace bytes the copies of `which` take.

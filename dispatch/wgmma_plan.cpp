@@ -198,9 +198,9 @@ Plan plan_wgmma(const GemmCall& call, int multiprocessors) {
   } else if (wave_pick) {
     tiles = std::span<const gen::Tile>(wave_pick, 1);
     min_slice_k = call.k;
+    const auto sliced_192 = kWgmmaDeepSlices * blocks(wide_192.front());  // two slices' blocks
     if (call.k > long_side && narrow_is_n && narrow < kWgmmaWide192 && wave_pick->ml == 64 && wave_pick->nl == 192 &&
-        kWgmmaDeepSlices * blocks(wide_192.front()) * 10 >= kWgmmaWideBlocksPerTenSms * sms &&
-        kWgmmaDeepSlices * blocks(wide_192.front()) <= sms) {
+        sliced_192 * 10 >= kWgmmaWideBlocksPerTenSms * sms && sliced_192 <= sms) {
       tiles = wide_192;
       min_slice_k = call.k / kWgmmaDeepSlices;  // two slices
     }

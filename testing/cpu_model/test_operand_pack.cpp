@@ -54,21 +54,25 @@ TEST(OperandPack, CopiesTakeTheStoredRowsRoundedUpTo8TimesTheColumns) {
   EXPECT_EQ(packed_bytes(tt, 0), 0u);
 }
 
-TEST(OperandPack, PaysForManyFlopsPerCopiedElementWithinTheKeptWorkspace) {
-  // A alone: 2 N flops per element of A (with its padding rows: 4096 for 4095), so N >= 65
-  // passes the 128 an element here.
+TEST(OperandPack, PaysForManyFlopsPerCopiedElementAndMoreBeyondTheKeptWorkspace) {
+  // A alone: 2 N flops per element of A (with its padding rows: 4096 for 4095), so N >= 57
+  // passes the 112 an element here.
   EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 65, 8192), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 64, 8192), kPackA));
-  // B alone: M flops per element likewise.
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::T, 65, 4095, 8192), kPackB));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 57, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 56, 8192), kPackA));
+  // B alone: 2 M flops per element likewise.
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::T, 57, 4095, 8192), kPackB));
   EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::T, 16, 4095, 8192), kPackB));
-  // Too few flops in all (2^30 at least), however many per element.
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 801, 800, 800), kPackA));
+  // Too few flops in all (2^27 at least), however many an element.
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 401, 400, 400), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 411, 410, 410), kPackA));
   EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA | kPackB));
-  // A copy past the workspace pool's kept 64 MiB: 4096 x 8192 x 2 bytes is exactly that.
+  // Within the workspace pool's kept 64 MiB (4096 x 8192 x 2 bytes is exactly that) 112 flops
+  // an element do; beyond it 1024 are asked.
   EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 4096, 8192), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4097, 4096, 8192), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4097, 4096, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 8191, 500, 8192), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 8191, 520, 8192), kPackA));
   EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4096, 4096, 4096), 0));
 }
 

@@ -2,8 +2,9 @@
 // ragged M, N and K (K not a multiple of U, K shorter than the pipeline), K splits, beta zero or
 // not, each checked against the float64 reference and the real cuBLAS on fresh data with
 // NaN-poisoned C, through both epilogues (staged 16-byte stores for blocks inside C with ldc a
-// multiple of 8, else the common one); and the dispatcher's own choice of wgmma where it can run, and not where it
-// cannot (leading dimensions not a multiple of 8).
+// multiple of 8, else the common one); and the dispatcher's own choice of wgmma where it can run,
+// on aligned copies of the operands where it cannot read them as they are (a leading dimension
+// not a multiple of 8) and copying pays, and another family where it does not.
 #include <gtest/gtest.h>
 #include <cuda_runtime.h>
 
@@ -116,16 +117,19 @@ TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
         const Entry& e = entry_named(name);
         Gemm g{ta, tb, 520, 384, 1000, 0, 0, 0, {1, 0}, {0.5, 0}};
         CheckResult r = check_dispatched_wgmma(e, g, h.get(), rng);
-        // An odd leading dimension: TMA cannot read A, and at 0.4 GFLOP packing it into an
-        // aligned copy does not pay (operand_pack.hpp); another family serves it.
+        // An odd leading dimension: TMA cannot read A; on a call this small (0.02 GFLOP)
+        // copying it into an aligned one does not pay (operand_pack.hpp), another family serves it.
+        g = {ta, tb, 200, 184, 300, 0, 0, 0, {1, 0}, {0.5, 0}};
         g.lda = a_rows(g) + 1;
+        g.ldb = aligned_ld(b_rows(g), rng);
+        g.ldc = g.m;
         r = check_gemm(e, g, h.get(), rng);
         EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
         EXPECT_NE(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
       }
 }
 
-// Above the packing rule's bounds (operand_pack.hpp: 2^30 flops, 128 flops per copied element),
+// Above the packing rule's bounds (operand_pack.hpp: 2^27 flops, 112 flops per copied element),
 // an operand TMA cannot read (odd leading dimension) is copied into an aligned workspace and the
 // call runs wgmma on the copy: A, B or both, every layout, a padded ld too, ragged M, N and K,
 // beta zero or not. The call record names the copies (" packed=A").
@@ -138,8 +142,8 @@ TEST(Wgmma, MisalignedOperandsRunOnAlignedCopiesWherePackingPays) {
     for (cublasOperation_t tb : kOps)
       for (const char* which : {turn % 2 ? "A" : "B", "AB"}) {
         const Entry& e = entry_named(kHalfEntries[turn++ % std::size(kHalfEntries)]);
-        // ~1.1-1.3 GFLOP: m n k >= 5.4e8 (the float64 reference takes ~3 s a call).
-        Gemm g{ta, tb, 1031, 701 + static_cast<std::int64_t>(rng() % 60), 777, 0, 0, 0, {1, 0},
+        // 0.24-0.29 GFLOP (the float64 reference takes under a second a call).
+        Gemm g{ta, tb, 515, 301 + static_cast<std::int64_t>(rng() % 60), 777, 0, 0, 0, {1, 0},
                {rng() % 2 ? 0.5 : 0.0, 0}};
         g.lda = aligned_ld(a_rows(g), rng);
         g.ldb = aligned_ld(b_rows(g), rng);
