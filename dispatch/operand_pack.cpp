@@ -14,11 +14,12 @@ constexpr std::int64_t kMaxGridY = 65535;
 // When the copies pay, from the §126 probe on the H200 (perf notes): against the mma.sync path
 // an A copied for N = 16 lost x0.78, N = 64 gained x1.11 (B for M = 16 / 64: x0.64 / x1.06),
 // break-even near 85-110 flops per copied element; 257^3 (0.03 GFLOP) lost x0.75, 513 x 512 x
-// 512 (0.27) gained x1.54. Copies past the workspace pool's kept bytes may map fresh memory on a
+// 512 (0.27) gained x1.33-1.54, and in the confirm run 411 x 410 x 410 with both operands copied
+// (0.14) lost x0.88, 700^3 (0.69) gained x1.47. Copies past the workspace pool's kept bytes may map fresh memory on a
 // caller that synchronises after each call (not measured; the benchmark times calls back to
 // back), so those ask ten times the flops an element: x3.9-7.4 was measured there.
 constexpr double kPackMinFlopsPerElement = 112;
-constexpr double kPackMinFlops = 1 << 27;
+constexpr double kPackMinFlops = 1 << 28;
 constexpr double kPackMinFlopsPerUnkeptElement = 1024;
 
 // An operand as it is stored: rows x cols, ld apart.

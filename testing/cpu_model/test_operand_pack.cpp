@@ -63,9 +63,10 @@ TEST(OperandPack, PaysForManyFlopsPerCopiedElementAndMoreBeyondTheKeptWorkspace)
   // B alone: 2 M flops per element likewise.
   EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::T, 57, 4095, 8192), kPackB));
   EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::T, 16, 4095, 8192), kPackB));
-  // Too few flops in all (2^27 at least), however many an element.
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 401, 400, 400), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 411, 410, 410), kPackA));
+  // Too few flops in all (2^28 at least), however many an element.
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 511, 512, 512), kPackA));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 513, 512, 512), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 411, 410, 410), kPackA | kPackB));
   EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA | kPackB));
   // Within the workspace pool's kept 64 MiB (4096 x 8192 x 2 bytes is exactly that) 112 flops
   // an element do; beyond it 1024 are asked.
