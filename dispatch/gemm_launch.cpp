@@ -34,7 +34,7 @@ std::string Outcome::describe() const {
 
 namespace {
 
-using gen::kMaxGridY;
+constexpr std::int64_t kMaxGridY = 65535;
 // Row/column indices are 32-bit inside the kernel, with a tile of headroom.
 constexpr std::int64_t kMaxDim = INT_MAX - 1024;
 
@@ -415,15 +415,12 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 PlanCache g_plans;
 
 // A call wgmma could serve but for an operand's alignment, where copying it pays: wgmma on the
-// aligned copies (operand_pack.hpp). Not served (and C untouched) when it does not apply, a copy
-// cannot be made, or the GEMM on the copies cannot be launched (copies queued then are only
-// wasted work): the caller plans the call as it is.
+// aligned copies (operand_pack.hpp). Not served and nothing queued when it does not apply or a
+// copy cannot be made: the caller plans the call as it is.
 Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
   Outcome out;
   const int which = misaligned_operands(call);
-  if (!which || !wgmma_fits_when_aligned(call, dev) ||
-      !packing_pays(call, which, workspace_pool(d) ? kWorkspaceKeepBytes : 0))
-    return out;
+  if (!which || !wgmma_fits_when_aligned(call, dev) || !packing_pays(call, which)) return out;
   PackedOperands p;
   if (!pack_operands(d, ctx, dev, call, which, p, out.detail)) return out;
   out = launch_decided(d, ctx, dev, p.call, plan_wgmma(p.call, dev.multiprocessors), std::nullopt, std::nullopt);
@@ -443,8 +440,7 @@ Outcome run_gemm(const GemmCall& call) {
   const DeviceInfo* info = nullptr;
   if (!prepare(call, d, ctx, info, out)) return out;
   const DeviceInfo& dev = *info;
-  const bool wgmma = wgmma_fits(call, dev);
-  if (!t_forced && !wgmma)
+  if (!t_forced && !wgmma_fits(call, dev))
     if (Outcome packed = run_packed(d, ctx, dev, call); packed.served || packed.failed) return packed;
   Plan plan;
   std::optional<VectorCopies> vectors;  // which operands copy vectors, where decided here
@@ -455,7 +451,7 @@ Outcome run_gemm(const GemmCall& call) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;
     }
-  } else if (wgmma) {
+  } else if (wgmma_fits(call, dev)) {
     plan = plan_wgmma(call, dev.multiprocessors);
   } else {
     // With first-sight benchmarks on, the decision store is the cache (a shape seen during
