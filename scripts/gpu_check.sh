@@ -14,6 +14,10 @@
 # the whole run inside one 10-minute device call (BLAS3_TIMEOUT, 120 s, for the level-3 benchmark: 67 s for its 32 routines on the H100;
 # lower the others, or run the benchmarks in a second call, if the sum gets close to 10 minutes).
 #
+# Wrapped in an outer `timeout`, allow at least 420 s: on the H200 (2026-11-29) the GPU tests took
+# 119-158 s (shards share the host's cores with the CPU tests), the benchmark 74-85 s, level 3
+# 80-85 s, and an outer 330 s once cut a run off at the level-3 benchmark.
+#
 # Typical use: build here with `BUILD_TYPE=Release scripts/build.sh` (RelWithDebInfo binaries
 # are larger than the 64 MiB a device call may carry), then run `scripts/gpu_check.sh` on the
 # device with `build/bin` carried, and extract h100.md and the CSVs from $OUT/gpu-results.tgz
