@@ -34,7 +34,7 @@ std::string Outcome::describe() const {
 
 namespace {
 
-constexpr std::int64_t kMaxGridY = 65535;
+using gen::kMaxGridY;
 // Row/column indices are 32-bit inside the kernel, with a tile of headroom.
 constexpr std::int64_t kMaxDim = INT_MAX - 1024;
 
@@ -415,12 +415,15 @@ Plan fresh_plan(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const
 PlanCache g_plans;
 
 // A call wgmma could serve but for an operand's alignment, where copying it pays: wgmma on the
-// aligned copies (operand_pack.hpp). Not served and nothing queued when it does not apply or a
-// copy cannot be made: the caller plans the call as it is.
+// aligned copies (operand_pack.hpp). Not served (and C untouched) when it does not apply, a copy
+// cannot be made, or the GEMM on the copies cannot be launched (copies queued then are only
+// wasted work): the caller plans the call as it is.
 Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
   Outcome out;
   const int which = misaligned_operands(call);
-  if (!which || !wgmma_fits_when_aligned(call, dev) || !packing_pays(call, which)) return out;
+  if (!which || !wgmma_fits_when_aligned(call, dev) ||
+      !packing_pays(call, which, workspace_pool(d) ? kWorkspaceKeepBytes : 0))
+    return out;
   PackedOperands p;
   if (!pack_operands(d, ctx, dev, call, which, p, out.detail)) return out;
   out = launch_decided(d, ctx, dev, p.call, plan_wgmma(p.call, dev.multiprocessors), std::nullopt, std::nullopt);
@@ -440,7 +443,10 @@ Outcome run_gemm(const GemmCall& call) {
   const DeviceInfo* info = nullptr;
   if (!prepare(call, d, ctx, info, out)) return out;
   const DeviceInfo& dev = *info;
-  if (!t_forced && !wgmma_fits(call, dev))
+  const bool wgmma = wgmma_fits(call, dev);
+  // Only F16 / BF16 can be packed for wgmma: other types skip the alignment tests on every call.
+  const bool half = call.data == gen::DataType::F16 || call.data == gen::DataType::BF16;
+  if (!t_forced && !wgmma && half)
     if (Outcome packed = run_packed(d, ctx, dev, call); packed.served || packed.failed) return packed;
   Plan plan;
   std::optional<VectorCopies> vectors;  // which operands copy vectors, where decided here
@@ -451,7 +457,7 @@ Outcome run_gemm(const GemmCall& call) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;
     }
-  } else if (wgmma_fits(call, dev)) {
+  } else if (wgmma) {
     plan = plan_wgmma(call, dev.multiprocessors);
   } else {
     // With first-sight benchmarks on, the decision store is the cache (a shape seen during

@@ -10,14 +10,14 @@
 namespace ptxblas::dispatch {
 namespace {
 
-constexpr std::int64_t kMaxGridY = 65535;
-// When the copies pay, from the §126 probe on the H200 (perf notes): against the mma.sync path
-// an A copied for N = 16 lost x0.78, N = 64 gained x1.11 (B for M = 16 / 64: x0.64 / x1.06),
-// break-even near 85-110 flops per copied element; 257^3 (0.03 GFLOP) lost x0.75, 513 x 512 x
-// 512 (0.27) gained x1.33-1.54, and in the confirm run 411 x 410 x 410 with both operands copied
-// (0.14) lost x0.88, 700^3 (0.69) gained x1.47. Copies past the workspace pool's kept bytes may map fresh memory on a
-// caller that synchronises after each call (not measured; the benchmark times calls back to
-// back), so those ask ten times the flops an element: x3.9-7.4 was measured there.
+using gen::kMaxGridY;
+// When the copies pay, from the §126 probes on the H200 (perf notes): against the mma.sync
+// path an A copied for N = 16 lost x0.78, N = 64 gained x1.11 (B for M = 16 / 64: x0.64 /
+// x1.06), break-even near 85-110 flops a copied element; 257^3 (0.03 GFLOP) lost x0.75, 513 x
+// 512 x 512 (0.27) gained x1.33-1.54, 411^3 with both operands copied (0.14) lost x0.88, 700^3
+// (0.69) gained x1.47. Copies past what the pool keeps mapped are mapped again after each
+// synchronisation of a caller that synchronises per call, at 2-3 ms a GiB (CuPy, synced against
+// back to back): break-even near 550 flops an element, so those ask 1024.
 constexpr double kPackMinFlopsPerElement = 112;
 constexpr double kPackMinFlops = 1 << 28;
 constexpr double kPackMinFlopsPerUnkeptElement = 1024;
@@ -51,13 +51,13 @@ std::size_t packed_bytes(const GemmCall& call, int which) {
   return ((which & kPackA) ? stored_a(call).packed_bytes() : 0) + ((which & kPackB) ? stored_b(call).packed_bytes() : 0);
 }
 
-bool packing_pays(const GemmCall& call, int which) {
+bool packing_pays(const GemmCall& call, int which, std::size_t kept_bytes) {
   if (!which) return false;
   const std::size_t bytes = packed_bytes(call, which);
   const double flops = 2.0 * static_cast<double>(call.m) * static_cast<double>(call.n) * static_cast<double>(call.k);
   const double per_element = flops / static_cast<double>(bytes / 2);
   return flops >= kPackMinFlops && per_element >= kPackMinFlopsPerElement &&
-         (bytes <= kWorkspaceKeepBytes || per_element >= kPackMinFlopsPerUnkeptElement);
+         (bytes <= kept_bytes || per_element >= kPackMinFlopsPerUnkeptElement);
 }
 
 bool pack_operands(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, int which,

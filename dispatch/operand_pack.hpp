@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <string>
 
 #include "cuda_driver.hpp"
@@ -25,9 +26,9 @@ const char* packed_note(int which);
 int misaligned_operands(const GemmCall& call);
 
 // Whether copying the operands in `which` pays for this call: the GEMM's flops are many in all
-// and against the copied elements, more so where the copies outgrow what the workspace pool
-// keeps mapped (perf notes §126).
-bool packing_pays(const GemmCall& call, int which);
+// and against the copied elements, more so where the copies outgrow `kept_bytes`, what the
+// workspace pool keeps mapped across synchronisations (0 for the default pool) (perf notes §126).
+bool packing_pays(const GemmCall& call, int which, std::size_t kept_bytes);
 
 // The workspace bytes the copies of `which` take.
 std::size_t packed_bytes(const GemmCall& call, int which);

@@ -45,7 +45,12 @@
 // (simt_gemm_ptx.hpp).
 #pragma once
 
+#include <cstdint>
+
 namespace ptxblas::gen {
+// CUDA's limit on gridDim.y: launches wider than this many blocks take their columns in chunks
+// (GEMM) or stride over them (helpers, operand packing).
+inline constexpr std::int64_t kMaxGridY = 65535;
 inline constexpr int kKernelParamCount = 21;
 inline constexpr int kWgmmaParamCount = 23;
 inline constexpr int kReduceParamCount = 15;

@@ -24,7 +24,7 @@ using blas3::Scratch;
 using blas3::Scalar;
 using blas3::Uplo;
 
-constexpr std::int64_t kMaxGridY = 65535;
+using gen::kMaxGridY;
 constexpr int kDirectInverse = 64;  // the widest inverse run by its own kernel; wider ones are doubled
 
 bool is_f64(gen::DataType t) { return t == gen::DataType::F64 || t == gen::DataType::C64; }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "operand_pack.hpp"
+#include "workspace_pool.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
@@ -54,27 +55,34 @@ TEST(OperandPack, CopiesTakeTheStoredRowsRoundedUpTo8TimesTheColumns) {
   EXPECT_EQ(packed_bytes(tt, 0), 0u);
 }
 
+// The rule with ptxblas's own pool, which keeps kWorkspaceKeepBytes mapped.
+bool pays(const GemmCall& c, int which) { return packing_pays(c, which, kWorkspaceKeepBytes); }
+
 TEST(OperandPack, PaysForManyFlopsPerCopiedElementAndMoreBeyondTheKeptWorkspace) {
   // A alone: 2 N flops per element of A (with its padding rows: 4096 for 4095), so N >= 57
   // passes the 112 an element here.
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 57, 8192), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 56, 8192), kPackA));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 4095, 57, 8192), kPackA));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::N, 4095, 56, 8192), kPackA));
   // B alone: 2 M flops per element likewise.
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::T, 57, 4095, 8192), kPackB));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::T, 16, 4095, 8192), kPackB));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::T, 57, 4095, 8192), kPackB));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::T, 16, 4095, 8192), kPackB));
   // Too few flops in all (2^28 at least), however many an element.
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 511, 512, 512), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 513, 512, 512), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 411, 410, 410), kPackA | kPackB));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA | kPackB));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::N, 511, 512, 512), kPackA));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 513, 512, 512), kPackA));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::N, 411, 410, 410), kPackA | kPackB));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 1031, 701, 777), kPackA | kPackB));
   // Within the workspace pool's kept 64 MiB (4096 x 8192 x 2 bytes is exactly that) 112 flops
   // an element do; beyond it 1024 are asked.
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 4096, 8192), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4097, 4096, 8192), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 8191, 500, 8192), kPackA));
-  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 8191, 520, 8192), kPackA));
-  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4096, 4096, 4096), 0));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 4095, 4096, 8192), kPackA));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 4097, 4096, 8192), kPackA));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::N, 8191, 500, 8192), kPackA));
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 8191, 520, 8192), kPackA));
+  EXPECT_FALSE(pays(half_call(gen::Op::N, gen::Op::N, 4096, 4096, 4096), 0));
+  // The default pool keeps nothing mapped: every copy asks 1024 an element.
+  EXPECT_TRUE(pays(half_call(gen::Op::N, gen::Op::N, 4095, 500, 8192), kPackA));
+  EXPECT_FALSE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 500, 8192), kPackA, 0));
+  EXPECT_TRUE(packing_pays(half_call(gen::Op::N, gen::Op::N, 4095, 520, 8192), kPackA, 0));
 }
 
 TEST(OperandPack, TheCallRecordNamesTheCopies) {
