@@ -33,8 +33,12 @@
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
 //                         an operand stored K-contiguous, else 64 (M/N) x 64 (K)
 //                         (dispatch/wgmma_plan.hpp makes them).
-// Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices;
-// block: threads() x 1 x 1.
+//   Batched kernels only (KernelConfig::batched), last (after the tensor maps of wgmma kernels):
+//   s64 stride_a, stride_b, stride_c   elements from one batch entry's A (B, C) to the next's;
+//                         block z runs entry z (wgmma: A's and B's tensor maps are 3-D, the
+//                         entries their third dimension), kchunk = k and ws = 0 (no split).
+// Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices (batched:
+// over the batch's entries); block: threads() x 1 x 1.
 //
 // Split-K reduction kernel (generate_splitk_reduce):
 //   u64 ws, C; s64 ldc; s32 m, n, kg; ct alpha_re, alpha_im, beta_re, beta_im;
@@ -53,6 +57,9 @@ namespace ptxblas::gen {
 inline constexpr std::int64_t kMaxGridY = 65535;
 inline constexpr int kKernelParamCount = 21;
 inline constexpr int kWgmmaParamCount = 23;
+inline constexpr int kBatchParamCount = 3;  // batched kernels' strides, after the others
+// CUDA's limit on gridDim.z: batches of more entries go in launches of this many.
+inline constexpr std::int64_t kMaxGridZ = 65535;
 inline constexpr int kReduceParamCount = 15;
 inline constexpr int kFillWhole = 0;
 inline constexpr int kFillLower = 1;

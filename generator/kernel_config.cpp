@@ -130,7 +130,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
                           c.atomic_add << 3 | (c.kl & 0xf) << 4 | (c.ks & 0xf) << 8 | c.fused_split << 12 |
-                          raster << 13};
+                          raster << 13 | c.batched << 15};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;
@@ -166,6 +166,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";
   if (c.raster) s += "_r" + std::to_string(c.raster);
+  if (c.batched) s += "_bt";
   return s;
 }
 

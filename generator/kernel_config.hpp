@@ -94,6 +94,11 @@ struct KernelConfig {
   // wave's blocks share fewer, squarer panels of A and B. Not with band (its own order). Like
   // fill, a variant the launcher asks for (dispatch's raster_for).
   int raster = 0;
+  // Strided batch (cuBLAS's ?gemmStridedBatched): block z runs entry z of the batch, its A, B and
+  // C at z times the strides (kernel_abi.hpp p_stride_*; wgmma reads A and B through 3-D tensor
+  // maps). Grid z is then the batch, so K is never split: not with fused_split, atomic_add, fill,
+  // band or out_of_place. Like fill, a variant the launcher asks for.
+  bool batched = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

@@ -128,6 +128,8 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.raster != 0 && (c.raster < 2 || c.raster > kMaxRaster || (c.raster & (c.raster - 1)) != 0))
     return "raster must be 0 or a power of two from 2 to 64";
   if (c.raster && c.band) return "banded kernels keep their own block order (no raster)";
+  if (c.batched && (c.fused_split || c.atomic_add || c.fill || c.band || c.out_of_place))
+    return "batched kernels run one entry a block z: no split-K, fill, band or out-of-place variant";
   if (c.family == Family::Wgmma) {
     if (c.kl != 1 || c.ks != 1) return "wgmma kernels take kl 1 and ks 1";
     if (c.fused_split) return "fused split-K is for SIMT and mma kernels without KL or atomics";

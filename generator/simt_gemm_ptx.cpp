@@ -76,6 +76,7 @@ class Emitter {
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
     s += "  .param .s32 p_fill, .param .s32 p_fill_diag, .param .s64 p_d_offset, .param .u64 p_tile_counts";
     if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
+    if (c_.batched) s += ",\n  .param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c";
     s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
@@ -299,10 +300,28 @@ class Emitter {
     ins("setp.ne.u64 " + r("pred", "p_split") + ", %ws, 0");
     ins("cvta.to.global.u64 %ws, %ws");
     ins("ld.param.s32 " + r("s32", "kchunk") + ", [p_kchunk]");
-    ins("mov.u32 " + r("u32", "bz") + ", %ctaid.z");
+    if (c_.batched) {
+      batch_offsets();
+      ins("mov.u32 " + r("u32", "bz") + ", 0");  // block z is the batch entry, never a K slice
+    } else {
+      ins("mov.u32 " + r("u32", "bz") + ", %ctaid.z");
+    }
     ins("mul.lo.s32 " + r("s32", "kstart") + ", %bz, %kchunk");
     ins("sub.s32 " + r("s32", "keff") + ", %k, %kstart");
     ins("min.s32 %keff, %keff, %kchunk");
+  }
+
+  // Batched: this block's entry is block z; A, B and C start z times their strides further on
+  // (wgmma reads A and B through tensor maps instead, with the entry as a third coordinate).
+  void batch_offsets() {
+    ins("mov.u32 " + r("u32", "batch") + ", %ctaid.z");
+    const std::string z = r("s64", "batch64"), off = r("s64", "boff"), stride = r("s64", "bstride");
+    ins("cvt.u64.u32 " + z + ", %batch");
+    for (const char* p : {"a", "b", "c"}) {
+      ins("ld.param.s64 " + stride + ", [p_stride_" + std::string(p) + "]");
+      ins("mul.lo.s64 " + off + ", " + stride + ", " + z);
+      ins("mad.lo.s64 %g" + std::string(p) + ", " + off + ", " + num(storage_bytes(c_.data)) + ", %g" + p);
+    }
   }
 
   void thread_indices() {

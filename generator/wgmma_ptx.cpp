@@ -89,6 +89,7 @@ class Loop {
       ins("mov.b64 " + t + ", p_tmap_" + s->x);
       ins("cvta.param.u64 " + t + ", " + t);
     }
+    if (c_.batched) ins("mov.b32 " + r("s32", "tma_z") + ", %batch");
     const std::string stage = r("u32", "p_stage"), phase = r("u32", "p_phase"), j = r("s32", "p_j");
     const std::string kc = r("s32", "p_kc"), full = r("u32", "p_full"), empty = r("u32", "p_empty");
     const std::string par = r("u32", "p_par");
@@ -129,14 +130,17 @@ class Loop {
     const std::string dst = r("u32", "tma_dst"), mn = r("s32", "tma_mn");
     ins("mad.lo.u32 " + dst + ", " + stage + ", " + num(s.stage_bytes) + ", %smem_base");
     if (s.region) ins("add.u32 " + dst + ", " + dst + ", " + num(s.region));
-    const std::string op = "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [";
+    // Batched: 3-D tensor maps, the batch entry (block z) the third coordinate.
+    const std::string op = std::string("cp.async.bulk.tensor.") + (c_.batched ? "3d" : "2d") +
+                           ".shared::cluster.global.tile.mbarrier::complete_tx::bytes [";
+    const std::string z = c_.batched ? ", %tma_z" : "";
     if (s.k_major) {
-      ins(op + dst + "], [%" + s.x + "_tmap, {" + kc + ", " + s.mn0 + "}], [" + full + "]");
+      ins(op + dst + "], [%" + s.x + "_tmap, {" + kc + ", " + s.mn0 + z + "}], [" + full + "]");
       return;
     }
     for (int a = 0; a < s.extent / 64; ++a) {
       ins("add.s32 " + mn + ", " + s.mn0 + ", " + num(64 * a));
-      ins(op + dst + "+" + num(a * kBoxRows * 128) + "], [%" + s.x + "_tmap, {" + mn + ", " + kc + "}], [" +
+      ins(op + dst + "+" + num(a * kBoxRows * 128) + "], [%" + s.x + "_tmap, {" + mn + ", " + kc + z + "}], [" +
           full + "]");
     }
   }

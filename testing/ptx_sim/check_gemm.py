@@ -93,7 +93,7 @@ class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
                  fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True,
-                 raster=0, ks=1):
+                 raster=0, ks=1, batch=1, bcast_a=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -114,16 +114,21 @@ class Case:
         # kernel_abi.hpp), no reduction kernel.
         # raster: blocks walk groups of that many row tiles (KernelConfig::raster), not launch order.
         # ks: accumulator sets per thread (KernelConfig::ks), summed after the main loop.
+        # batch: the strided-batch variant (KernelConfig::batched) over `batch` entries, stored
+        # side by side as the columns of one matrix per operand (stride = ld x columns); bcast_a:
+        # one A for every entry (stride 0).
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") +
                        ("_ks%d" % ks if ks > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
                        ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
-                       ("_r%d" % raster if raster else "") + ("_sm80" if sm80 else ""))
+                       ("_r%d" % raster if raster else "") + ("_bt" if batch > 1 else "") +
+                       ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
                      (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":ks%d" % ks if ks > 1 else "") +
-                     (":fs" if fused else "") + (":r%d" % raster if raster else "") + (":sm80" if sm80 else ""))
+                     (":fs" if fused else "") + (":r%d" % raster if raster else "") + (":bt" if batch > 1 else "") +
+                     (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk and not at and not (fused and counts) else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
 
@@ -135,7 +140,7 @@ class Case:
 
     def cost(self):
         ml, nl, u, ms, ns, vec, mma = self.tile[:7]
-        blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg
+        blocks = max(1, -(-self.m // ml)) * max(1, -(-self.n // nl)) * self.kg * self.batch
         steps = -(-(self.kchunk or self.k) // u) if self.k else 0
         threads = threads_of(self.tile) * self.kl
         cells = ms * ns // 32 if mma else ms * ns
@@ -297,6 +302,14 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             kg=4, raster=2, racecheck=True)
         add("tt raster 2 fill lower", t, "t", "t", small, 3 * ml + 2, 3 * ml + 2, u + 2,
             fill=FILL_LOWER | (FILL_HERMITIAN if TYPES[t].cplx else 0), raster=2)
+        # Strided batch (KernelConfig::batched): block z runs entry z; entries side by side, so a
+        # block reading or writing past its own entry is caught by the reference or the padding.
+        ob = ops[-1]
+        add("%s batched 3 entries ragged" % ob, t, ob[0], ob[1], small, ml + 5, nl + 3, 2 * u + 1, batch=3)
+        add("nn batched 2 entries shared A, beta=0 NaN C", t, "n", "n", small, ml + 2, 5, u + 3, batch=2,
+            bcast_a=True, beta=0j)
+        add("tn batched 4 entries device scalars", t, "t", "n", small, 6, nl + 1, 5, batch=4, dev_alpha=True,
+            dev_beta=True)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
         big = max(ml, nl) * 2 + 5
@@ -505,6 +518,12 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
 # Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
+    ("mma_d_nn_32x32x16_16x16_s2_bt", "mad.lo.s64 %v_gc, %v_boff, 8, %v_gc;", "", False,
+     "batched: every entry writes entry 0's C"),
+    ("simt_s_tn_32x32x8_2x2_v2_s2_bt", "mad.lo.s64 %v_gb, %v_boff, 4, %v_gb;", "mad.lo.s64 %v_gb, %v_boff, 2, %v_gb;",
+     False, "batched: B's stride taken in 2-byte units"),
+    ("mma_h_nn_32x32x16_16x16_p_bt", "mov.u32 %v_bz, 0;", "mov.u32 %v_bz, %ctaid.z;", False,
+     "batched: the entry also taken as a K slice"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "@%v_p_t0 st.global.u32 [%v_tc], 0;", "", False,
      "fused split-K: the tile count not reset for the next launch"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "sub.u32 %v_tc_last, %v_tc_last, 1;", "sub.u32 %v_tc_last, %v_tc_last, 2;",
@@ -680,12 +699,13 @@ def _run_case(c, ptx_dir):
     def b_zero(l, j):
         return (c.band == BAND_BL and l < j + c.fill_diag) or (c.band == BAND_BU and l > j + c.fill_diag)
 
-    A = Matrix(mem, ti, a_rows, a_cols, lda,
+    a_entries = 1 if c.bcast_a else c.batch
+    A = Matrix(mem, ti, a_rows, a_cols * a_entries, lda,
                lambda r, s: simcheck.uniform(rng, ti) * (0 if a_zero(*a_op(r, s)) else 1))
-    B = Matrix(mem, ti, b_rows, b_cols, ldb,
+    B = Matrix(mem, ti, b_rows, b_cols * c.batch, ldb,
                lambda r, s: simcheck.uniform(rng, ti) * (0 if b_zero(*b_op(r, s)) else 1))
     beta_zero = c.beta == 0
-    C = Matrix(mem, ti, m, n, ldc, lambda i, j: None if beta_zero else simcheck.uniform(rng, ti))
+    C = Matrix(mem, ti, m, n * c.batch, ldc, lambda i, j: None if beta_zero else simcheck.uniform(rng, ti))
     # Out of place: the result's matrix, NaN-poisoned, writable only where C's result goes.
     D = Matrix(mem, ti, m, n, ldc, lambda i, j: None) if c.oop else C
 
@@ -711,15 +731,18 @@ def _run_case(c, ptx_dir):
     alpha, alpha_host, alpha_ptr = scalar(c.alpha, c.dev_alpha)
     beta, beta_host, beta_ptr = scalar(c.beta, c.dev_beta)
 
-    def opa(i, l):
+    # Entry e of a batch: its operands' columns start e times their widths in (A's at 0 if shared).
+    def opa(i, l, e=0):
+        o = 0 if c.bcast_a else e * a_cols
         if c.opa == "n":
-            return A.val[i, l]
-        return A.val[l, i].conjugate() if c.opa == "c" else A.val[l, i]
+            return A.val[i, o + l]
+        return A.val[l, o + i].conjugate() if c.opa == "c" else A.val[l, o + i]
 
-    def opb(l, j):
+    def opb(l, j, e=0):
+        o = e * b_cols
         if c.opb == "n":
-            return B.val[l, j]
-        return B.val[j, l].conjugate() if c.opb == "c" else B.val[j, l]
+            return B.val[l, o + j]
+        return B.val[j, o + l].conjugate() if c.opb == "c" else B.val[j, o + l]
 
     # The K range [lo, hi) a band kernel's block may read (kernel_abi.hpp kBand*): whole K-steps
     # around where its rows of op(A) / columns of op(B) meet the triangle.
@@ -758,6 +781,10 @@ def _run_case(c, ptx_dir):
     gemm = kernel(ptx_dir, c.kernel)
     threads = threads_of(c.tile) * c.kl
     grid = (-(-m // ml), -(-n // nl), c.kg)
+    batch_args = []
+    if c.batch > 1:
+        grid = (grid[0], grid[1], c.batch)
+        batch_args = [0 if c.bcast_a else lda * a_cols, ldb * b_cols, ldc * n]  # strides in elements
     if c.at:
         # The launcher's scaling of C by beta (zeros without reading it for beta == 0), then the
         # slices' atomic adds: C read and written inside m x n, whatever beta is.
@@ -792,17 +819,18 @@ def _run_case(c, ptx_dir):
     else:
         open_output()
         ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args +
-                      no_counts, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
+                      no_counts + batch_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
 
     # Reference and comparison.
     bad = []
-    for j in range(n):
+    for j in range(n * c.batch):
+        e, jj = divmod(j, n)
         for i in range(m):
             if not inside(i, j):
                 continue
-            prods = [opa(i, l) * opb(l, j) for l in range(k)]
+            prods = [opa(i, l, e) * opb(l, jj, e) for l in range(k)]
             s = complex(math.fsum(p.real for p in prods), math.fsum(p.imag for p in prods))
-            mag = sum(abs(opa(i, l)) * abs(opb(l, j)) for l in range(k))
+            mag = sum(abs(opa(i, l, e)) * abs(opb(l, jj, e)) for l in range(k))
             cij = C.val[i, j]
             # BLAS: alpha == 0 or k == 0 leaves C = beta C, whatever alpha is (also infinite).
             ref = (alpha * s if product_read else 0) + (0 if beta_zero else beta * cij)
@@ -844,6 +872,8 @@ def describe(c):
         s += " atomic split-K"
     if c.kl > 1:
         s += " kl=%d" % c.kl
+    if c.batch > 1:
+        s += " batch=%d%s" % (c.batch, " (one A)" if c.bcast_a else "")
     if c.fused:
         s += " fused" if c.counts else " fused kernel, no counts"
 
