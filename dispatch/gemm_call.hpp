@@ -50,6 +50,12 @@ struct GemmCall {
   // CUBLAS_ATOMICS_ALLOWED): a split of K may add its slices into C atomically instead of
   // through a workspace and a reduction kernel (KernelConfig::atomic_add).
   bool atomics = false;
+  // Strided batch (cuBLAS's ?gemmStridedBatched): `batch` GEMMs of this shape, entry i's A, B and C
+  // i times stride_a, stride_b, stride_c elements past the pointers above (a stride of A or B may
+  // be 0: one operand for every entry; C's entries must not overlap: the shim forwards those).
+  // Only for plain calls (no fill, band or d); each entry runs in block z of one launch, K unsplit.
+  std::int64_t batch = 1;
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 };
 
 struct Outcome {
@@ -90,6 +96,10 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
 // widths), the other side and K at least 1024: the type's skinny tile, K split by whole rounds.
 std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors);
+
+// Blocks of a kernel one SM holds at once (H100 limits; registers from the generator's
+// prediction, allocated per warp in units of 256).
+std::int64_t blocks_per_sm(const gen::KernelConfig& c);
 
 // Whole blocks of `b` that cover `a` (a, b > 0).
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }

@@ -15,6 +15,7 @@
 #include "decision_store.hpp"
 #include "first_sight.hpp"
 #include "async_stages.hpp"
+#include "batched_plan.hpp"
 #include "model_registry.hpp"
 #include "operand_pack.hpp"
 #include "plan_cache.hpp"
@@ -90,7 +91,7 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   if (!counts && !reduce) return out;
   CUtensorMap maps[2];
   if (plan.config.family == gen::Family::Wgmma &&
-      !wgmma_tensor_maps(call, plan.config, call.b, call.n, maps[0], maps[1], out.detail))
+      !wgmma_tensor_maps(call, plan.config, call.a, call.b, call.n, 0, maps[0], maps[1], out.detail))
     return out;
   const auto stream = static_cast<CUstream>(call.stream);
   const std::size_t bytes =
@@ -230,44 +231,67 @@ int raster_for(const GemmCall& call, const Plan& plan, const DeviceInfo& dev) {
              : 0;
 }
 
+// One launch per chunk: grid y is limited to 65535 blocks, so wide problems go in column chunks,
+// each with B and C advanced to the chunk's first column; a batch (grid z) in chunks of 65535
+// entries, each with A, B and C advanced to the chunk's first entry.
 Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, const GemmKernel& kernel) {
   Outcome out;
   Scalars s = scalars_of(call);
-  std::uint64_t a = reinterpret_cast<std::uint64_t>(call.a), b = reinterpret_cast<std::uint64_t>(call.b);
-  std::uint64_t c = reinterpret_cast<std::uint64_t>(call.c), ws = 0;
+  std::uint64_t ws = 0;
   std::int64_t lda = call.lda, ldb = call.ldb, ldc = call.ldc;
+  std::int64_t stride_a = call.stride_a, stride_b = call.stride_b, stride_c = call.stride_c;
   std::int32_t m = static_cast<std::int32_t>(call.m), k = static_cast<std::int32_t>(call.k), kchunk = k;
   std::int64_t d_offset = out_offset(call);
   std::uint64_t counts = 0;
   const auto& cfg = plan.config;
-  // Grid y is limited to 65535 blocks: wide problems go in column chunks, each a launch with
-  // B and C advanced to the chunk's first column.
   const std::int64_t chunk_cols = kMaxGridY * cfg.nl;
   const std::int64_t es = gen::storage_bytes(call.data);
+  const std::int64_t batch = cfg.batched ? call.batch : 1;
   const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml);
-  for (std::int64_t n0 = 0; n0 < call.n; n0 += chunk_cols) {
-    std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
-    std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
-    std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
-    // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
-    std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
-    CUtensorMap maps[2];
-    if (cfg.family == gen::Family::Wgmma &&
-        !wgmma_tensor_maps(call, cfg, reinterpret_cast<const void*>(bc), n, maps[0], maps[1], out.detail)) {
-      out.failed = n0 != 0;
-      return out;
-    }
-    void* params[gen::kWgmmaParamCount] = {&a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
-                                           s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &ws, &kchunk,
-                                           &fill, &fill_diag, &d_offset, &counts, &maps[0], &maps[1]};
-    const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), 1,
-                              static_cast<unsigned>(cfg.threads()), call, params, kernel.dynamic_smem);
-    if (r != CUDA_SUCCESS) {
-      // A failure after the first chunk leaves part of C updated: forwarding would apply beta
-      // twice there, so that case is reported as an execution failure instead.
-      out.detail = "launch failed: " + cuda_error_text(r);
-      out.failed = n0 != 0;
-      return out;
+  bool queued = false;  // a failure after the first launch leaves part of C updated
+  for (std::int64_t e0 = 0; e0 < batch; e0 += gen::kMaxGridZ) {
+    const std::int64_t entries = std::min(gen::kMaxGridZ, batch - e0);
+    const auto at = [&](const void* p, std::int64_t stride) {
+      return reinterpret_cast<std::uint64_t>(p) + static_cast<std::uint64_t>(e0 * stride * es);
+    };
+    std::uint64_t a = at(call.a, stride_a), b = at(call.b, stride_b), c = at(call.c, stride_c);
+    for (std::int64_t n0 = 0; n0 < call.n; n0 += chunk_cols) {
+      std::int32_t n = static_cast<std::int32_t>(std::min(chunk_cols, call.n - n0));
+      std::uint64_t bc = b + static_cast<std::uint64_t>(n0 * (call.op_b == gen::Op::N ? ldb : 1) * es);
+      std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
+      // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
+      std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
+      CUtensorMap maps[2];
+      if (cfg.family == gen::Family::Wgmma &&
+          !wgmma_tensor_maps(call, cfg, reinterpret_cast<const void*>(a), reinterpret_cast<const void*>(bc), n,
+                             entries, maps[0], maps[1], out.detail)) {
+        out.failed = queued;
+        return out;
+      }
+      // kernel_abi.hpp: the common parameters, then the tensor maps (wgmma), then the strides (batched).
+      void* params[gen::kWgmmaParamCount + gen::kBatchParamCount] = {
+          &a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1), s.at(2), s.at(3), &s.alpha_ptr,
+          &s.beta_ptr, &ws, &kchunk, &fill, &fill_diag, &d_offset, &counts};
+      int next = gen::kKernelParamCount;
+      if (cfg.family == gen::Family::Wgmma) {
+        params[next++] = &maps[0];
+        params[next++] = &maps[1];
+      }
+      if (cfg.batched) {
+        params[next++] = &stride_a;
+        params[next++] = &stride_b;
+        params[next++] = &stride_c;
+      }
+      const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl),
+                                static_cast<unsigned>(entries), static_cast<unsigned>(cfg.threads()), call, params,
+                                kernel.dynamic_smem);
+      if (r != CUDA_SUCCESS) {
+        // Forwarding after a partial update would apply beta twice there: an execution failure.
+        out.detail = "launch failed: " + cuda_error_text(r);
+        out.failed = queued;
+        return out;
+      }
+      queued = true;
     }
   }
   out.served = true;
@@ -311,9 +335,14 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, const D
 }
 
 // Which operands the plan's kernel copies in 16-byte vectors for this call (async_stages.hpp).
+// A batch's entries must all be aligned: their strides whole 16-byte units.
 VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return vector_copies_fit(plan.config, call.data, aligned(call.a), call.lda, aligned(call.b), call.ldb);
+  const std::int64_t es = gen::storage_bytes(call.data);
+  auto aligned = [&](const void* p, std::int64_t stride) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (call.batch <= 1 || stride * es % 16 == 0);
+  };
+  return vector_copies_fit(plan.config, call.data, aligned(call.a, call.stride_a), call.lda,
+                           aligned(call.b, call.stride_b), call.ldb);
 }
 
 // launch_plan, with the call's vector-copy decision already made where `vectors` holds one
@@ -322,7 +351,9 @@ VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
 Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call, Plan plan,
                        std::optional<VectorCopies> vectors, std::optional<int> raster) {
   Outcome out;
-  if (!d->cuMemAllocAsync || !d->cuMemFreeAsync) {
+  // A batch's entries are grid z: K is never split.
+  plan.config.batched = call.batch > 1;
+  if (!d->cuMemAllocAsync || !d->cuMemFreeAsync || plan.config.batched) {
     plan.kg = 1;
     plan.kchunk = call.k;
   }
@@ -432,6 +463,27 @@ Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
   return out;
 }
 
+// A strided batch (GemmCall::batch): every entry in block z of one launch per kMaxGridZ entries,
+// K unsplit, on plan_batched's tile (or a forced one). Plain calls only.
+Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
+  Outcome out;
+  if (call.fill != gen::kFillWhole || call.band != gen::kBandNone || call.d) {
+    out.detail = "a strided batch of triangular or out-of-place GEMMs";
+    return out;
+  }
+  if (!t_forced)
+    return launch_decided(d, ctx, dev, call, plan_batched(call, wgmma_fits(call, dev), dev.multiprocessors),
+                          std::nullopt, std::nullopt);
+  Plan plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
+                             t_forced->tile, 1);
+  plan.config.batched = true;
+  if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
+    out.detail = "forced tile illegal for this call: " + why;
+    return out;
+  }
+  return launch_decided(d, ctx, dev, call, std::move(plan), std::nullopt, t_forced->raster);
+}
+
 }  // namespace
 
 void force_tile(const std::optional<ForcedTile>& t) { t_forced = t; }
@@ -443,6 +495,7 @@ Outcome run_gemm(const GemmCall& call) {
   const DeviceInfo* info = nullptr;
   if (!prepare(call, d, ctx, info, out)) return out;
   const DeviceInfo& dev = *info;
+  if (call.batch > 1) return run_batched(d, ctx, dev, call);
   const bool wgmma = wgmma_fits(call, dev);
   // Only F16 / BF16 can be packed for wgmma: other types skip the alignment tests on every call.
   const bool half = call.data == gen::DataType::F16 || call.data == gen::DataType::BF16;

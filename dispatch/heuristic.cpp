@@ -25,8 +25,8 @@ constexpr std::int64_t kWgmmaFillSliceK = 512;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
 constexpr std::int64_t kSetsMinSliceK = 256;  // with_k_sets: no slice shallower than this
 
-// Blocks of a kernel one SM holds at once (H100 limits; registers from the generator's
-// prediction, allocated per warp in units of 256).
+}  // namespace
+
 std::int64_t blocks_per_sm(const gen::KernelConfig& c) {
   const gen::Resources r = gen::predict_resources(c);
   const int warps = std::max(1, (r.threads + 31) / 32);
@@ -36,6 +36,8 @@ std::int64_t blocks_per_sm(const gen::KernelConfig& c) {
   const std::int64_t by_threads = 2048 / std::max(r.threads, 1);
   return std::max<std::int64_t>(1, std::min({by_regs, by_smem, by_threads, std::int64_t{32}}));
 }
+
+namespace {
 
 // Blocks of this tile's kernel one SM holds: as catalogued, or as it runs split kg ways
 // (`lowered`: with the cp.async stages with_async_stages gives it at launch, whose shared memory

@@ -16,6 +16,7 @@ namespace ptxblas::dispatch {
 // (wgmma kernels have no triangular variant), A and B 16-byte
 // aligned with leading dimensions a multiple of 8 elements (what a tensor map accepts), and a
 // driver that encodes tensor maps and lets kernels opt into more than 48 KiB of shared memory.
+// A batch's A and B strides must be whole 16-byte units and keep the entries apart (3-D maps).
 bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev);
 // The same but for A's and B's alignment: what an aligned copy of the operands would let run
 // (operand_pack.hpp).
@@ -23,10 +24,12 @@ bool wgmma_fits_when_aligned(const GemmCall& call, const DeviceInfo& dev);
 // Whether a tensor map reads an operand as it lies: base 16-byte aligned, ld a multiple of 8.
 bool tma_readable(const void* p, std::int64_t ld);
 
-// The kernel's tensor maps (generator/kernel_abi.hpp) of A and of the n columns of op(B) from
-// `b` on (the launcher's column chunks). False, with why, when the driver refuses them.
-bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
-                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
+// The kernel's tensor maps (generator/kernel_abi.hpp) of A from `a` on and of the n columns of
+// op(B) from `b` on (the launcher's column chunks); for a batched kernel, 3-D maps of `entries`
+// entries the call's strides apart (the launcher's chunks of the batch). False, with why, when
+// the driver refuses them.
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* a, const void* b, std::int64_t n,
+                       std::int64_t entries, CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
 
 // The heuristic's plan for a call wgmma_fits: rules by width, depth and streamed size, the wave
 // model (wgmma_waves.hpp) where they weigh several tiles, else the catalogue's plan over all tiles.

@@ -21,37 +21,53 @@ bool wgmma_fits_when_aligned(const GemmCall& call, const DeviceInfo& dev) {
          !call.d;
 }
 
+namespace {
+// A batch's entries of one operand as a tensor map's third dimension: a stride of whole 16-byte
+// units, at least one entry's extent (ld x columns as stored), so that entries never overlap.
+bool batch_stride_readable(std::int64_t stride, std::int64_t ld, std::int64_t cols) {
+  return stride % 8 == 0 && stride >= ld * cols;
+}
+}  // namespace
+
 bool wgmma_fits(const GemmCall& call, const DeviceInfo& dev) {
+  if (call.batch > 1 &&
+      (!batch_stride_readable(call.stride_a, call.lda, call.op_a == gen::Op::N ? call.k : call.m) ||
+       !batch_stride_readable(call.stride_b, call.ldb, call.op_b == gen::Op::N ? call.n : call.k)))
+    return false;
   return wgmma_fits_when_aligned(call, dev) && tma_readable(call.a, call.lda) && tma_readable(call.b, call.ldb);
 }
 
 namespace {
 
 // A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
-// `box_outer`, swizzled as the kernel's shared memory expects; zeros outside.
+// `box_outer`, swizzled as the kernel's shared memory expects; zeros outside. entries > 0: that
+// many such matrices `stride` elements apart, a third dimension read one entry a box.
 CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
-                std::int64_t outer, std::int64_t ld, int box_outer) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
-  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_outer)};
-  const cuuint32_t unit[2] = {1, 1};
+                std::int64_t outer, std::int64_t ld, int box_outer, std::int64_t entries, std::int64_t stride) {
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
+                              static_cast<cuuint64_t>(entries)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2, static_cast<cuuint64_t>(stride) * 2};
+  const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(box_outer), 1};
+  const cuuint32_t unit[3] = {1, 1, 1};
   return d->cuTensorMapEncodeTiled(
-      &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      entries > 0 ? 3 : 2, const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
 }  // namespace
 
-bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* b, std::int64_t n,
-                       CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* a, const void* b, std::int64_t n,
+                       std::int64_t entries, CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
   const CudaDriver* d = cuda_driver();
+  const std::int64_t e = c.batched ? entries : 0;
   // K-major operands (op(A) = A^T, op(B) = B) are stored K x M/N: a box of 64 K x the tile's rows.
-  CUresult r = c.op_a != gen::Op::N ? encode(d, map_a, call.data, call.a, call.k, call.m, call.lda, c.ml)
-                                    : encode(d, map_a, call.data, call.a, call.m, call.k, call.lda, 64);
+  CUresult r = c.op_a != gen::Op::N
+                   ? encode(d, map_a, call.data, a, call.k, call.m, call.lda, c.ml, e, call.stride_a)
+                   : encode(d, map_a, call.data, a, call.m, call.k, call.lda, 64, e, call.stride_a);
   if (r == CUDA_SUCCESS)
-    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl)
-                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64);
+    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl, e, call.stride_b)
+                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64, e, call.stride_b);
   if (r != CUDA_SUCCESS) why = "tensor map: " + cuda_error_text(r);
   return r == CUDA_SUCCESS;
 }

@@ -121,16 +121,16 @@ int raster_bits(int raster) {
 std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const KernelConfig c = canonical(config);
   const int raster = raster_bits(c.raster);
-  if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf) return std::nullopt;
+  if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf || c.ns > 0x7fff) return std::nullopt;
   const int tile[] = {c.ml, c.nl, c.u, c.ms};
-  const int kind[] = {c.ns,
+  const int kind[] = {c.ns | c.batched << 15,  // ns below 2^15
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.vec_copy_a << 15,
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
                           c.atomic_add << 3 | (c.kl & 0xf) << 4 | (c.ks & 0xf) << 8 | c.fused_split << 12 |
-                          raster << 13 | c.batched << 15};
+                          raster << 13};
   ConfigKey k;
   for (int v : tile) {
     if (v < 0 || v > 0xffff) return std::nullopt;

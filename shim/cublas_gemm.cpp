@@ -1,4 +1,4 @@
-// cublas{S,D,C,Z}gemm_v2, cublasHgemm and their _64 variants.
+// cublas{S,D,C,Z}gemm_v2, cublasHgemm, their strided-batched forms and the _64 variants of both.
 #include <cublas_api.h>
 
 #include "export.hpp"
@@ -46,6 +46,19 @@ cublasStatus_t gemm(const char* entry, cublasHandle_t h, cublasOperation_t ta, c
   return serve_gemm(r, [&] { return call_real<Real>(entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
+template <class T, class I>
+cublasStatus_t gemm_strided(const char* entry, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m,
+                            I n, I k, const T* alpha, const T* A, I lda, long long sa, const T* B, I ldb,
+                            long long sb, const T* beta, T* C, I ldc, long long sc, I batch) {
+  using Real = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                  const T*, I, long long, const T*, I, long long, const T*, T*, I, long long, I);
+  const GemmRequest r{entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, Typed<T>::data,
+                      Typed<T>::scalars, batch, sa, sb, sc};
+  return serve_gemm(r, [&] {
+    return call_real<Real>(entry, h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch);
+  });
+}
+
 }  // namespace
 }  // namespace ptxblas::shim
 
@@ -66,3 +79,22 @@ PTXBLAS_GEMM_ENTRY(cublasDgemm_v2_64, double, int64_t)
 PTXBLAS_GEMM_ENTRY(cublasCgemm_v2_64, cuComplex, int64_t)
 PTXBLAS_GEMM_ENTRY(cublasZgemm_v2_64, cuDoubleComplex, int64_t)
 PTXBLAS_GEMM_ENTRY(cublasHgemm_64, __half, int64_t)
+
+#define PTXBLAS_GEMM_STRIDED_ENTRY(NAME, T, I)                                                              \
+  PTXBLAS_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n,   \
+                                     I k, const T* alpha, const T* A, I lda, long long sa, const T* B, I ldb, \
+                                     long long sb, const T* beta, T* C, I ldc, long long sc, I batch) {      \
+    return ptxblas::shim::gemm_strided<T, I>(#NAME, h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, \
+                                             ldc, sc, batch);                                                 \
+  }
+
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasSgemmStridedBatched, float, int)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasDgemmStridedBatched, double, int)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasCgemmStridedBatched, cuComplex, int)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasZgemmStridedBatched, cuDoubleComplex, int)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasHgemmStridedBatched, __half, int)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasSgemmStridedBatched_64, float, int64_t)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasDgemmStridedBatched_64, double, int64_t)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasCgemmStridedBatched_64, cuComplex, int64_t)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasZgemmStridedBatched_64, cuDoubleComplex, int64_t)
+PTXBLAS_GEMM_STRIDED_ENTRY(cublasHgemmStridedBatched_64, __half, int64_t)

@@ -12,6 +12,17 @@ gen::Op to_op(cublasOperation_t op) {
   return op == CUBLAS_OP_N ? gen::Op::N : op == CUBLAS_OP_T ? gen::Op::T : gen::Op::C;
 }
 
+// check_gemm_args, and for a strided batch cuBLAS's INVALID_VALUE for a negative batchCount
+// (whatever else is empty) and nothing to do for none.
+std::optional<cublasStatus_t> check_batched_gemm_args(const GemmRequest& r) {
+  const std::optional<cublasStatus_t> checked =
+      check_gemm_args(r.handle, r.transa, r.transb, r.m, r.n, r.k, r.alpha, r.lda, r.ldb, r.beta, r.ldc);
+  if (checked && *checked != CUBLAS_STATUS_SUCCESS) return checked;
+  if (r.batch < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  if (r.batch == 0) return CUBLAS_STATUS_SUCCESS;
+  return checked;
+}
+
 }  // namespace
 
 CallShape shape_of(const GemmRequest& r) {
@@ -21,12 +32,11 @@ CallShape shape_of(const GemmRequest& r) {
 
 Decision try_serve(const GemmRequest& r) {
   const CallShape shape = shape_of(r);
-  if (auto d = settle_checked(shape,
-                              check_gemm_args(r.handle, r.transa, r.transb, r.m, r.n, r.k, r.alpha, r.lda, r.ldb,
-                                              r.beta, r.ldc),
-                              "empty (m or n is 0)"))
-    return *d;
+  const char* empty = r.batch == 1 ? "empty (m or n is 0)" : "empty (m, n or batchCount is 0)";
+  if (auto d = settle_checked(shape, check_batched_gemm_args(r), empty)) return *d;
   if (ptxblas_disabled()) return {std::nullopt, "PTXBLAS_DISABLE is set"};
+  // Entries of C that overlap make the result depend on the order the entries run in.
+  if (r.batch > 1 && r.stride_c < r.ldc * r.n) return {std::nullopt, "strided batch with overlapping C entries"};
   std::string why;
   const std::optional<HandleState> state = read_handle_state(r.handle, why);
   if (!state) return {std::nullopt, why};
@@ -48,6 +58,10 @@ Decision try_serve(const GemmRequest& r) {
   call.ldb = r.ldb;
   call.c = r.c;
   call.ldc = r.ldc;
+  call.batch = r.batch;
+  call.stride_a = r.stride_a;
+  call.stride_b = r.stride_b;
+  call.stride_c = r.stride_c;
   call.stream = state->stream;
   call.device_scalars = state->device_scalars;
   call.atomics = state->atomics;

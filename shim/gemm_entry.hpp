@@ -30,6 +30,9 @@ struct GemmRequest {
   std::int64_t ldc;
   gen::DataType data;
   ScalarKind scalars;
+  // ?gemmStridedBatched: batchCount GEMMs, entry i's operands i strides (elements) further on.
+  std::int64_t batch = 1;
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 };
 
 // Everything but the forwarding itself (which needs the entry point's exact signature).

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* What the calling thread's last cuBLAS-API call through ptxblas did: the name of the generated
- * kernel that served it (e.g. "simt_s_nt_64x64x8_4x4"), followed by " kg=<n>" when K was split
+ * kernel that served it (e.g. "simt_s_nt_64x64x8_4x4"; a strided batch's ends in "_bt"), followed by " kg=<n>" when K was split
  * into n slices and " packed=A" ("B", "AB") when operands ran as aligned copies; or
  * "forwarded: <reason>", "error: <status>" or "none". The string stays valid until the thread's
  * next call. */

@@ -25,7 +25,8 @@ double uniform_pm1(std::uint64_t& state) {  // [-1, 1), 53 random bits
   return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-52 - 1.0;
 }
 
-// `elems` elements of `type` (complex: two parts each), random, copied to `dst`.
+}  // namespace
+
 void fill_random(char type, std::size_t elems, void* dst, std::uint64_t& rng) {
   const std::size_t parts = elems * (is_complex(type) ? 2 : 1);
   std::vector<unsigned char> host(elems * elem_bytes(type));
@@ -54,8 +55,6 @@ void fill_random(char type, std::size_t elems, void* dst, std::uint64_t& rng) {
   }
   CUDA_CHECK(cudaMemcpy(dst, host.data(), host.size(), cudaMemcpyHostToDevice));
 }
-
-}  // namespace
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) { CUDA_CHECK(cudaMalloc(&p_, std::max<std::size_t>(bytes, 256))); }
 

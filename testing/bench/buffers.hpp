@@ -41,4 +41,7 @@ struct Workspace {
 // Sets: as many as make ~2x `l2_bytes` together, at least 1, at most 32 and within ~4 GB.
 Workspace make_workspace(const Shape& s, std::size_t l2_bytes, std::uint64_t& rng_state);
 
+// `elems` elements of `type` (complex: both parts), uniform in [-1, 1), copied to device memory `dst`.
+void fill_random(char type, std::size_t elems, void* dst, std::uint64_t& rng_state);
+
 }  // namespace bench

@@ -136,3 +136,29 @@ TEST(Generator, CrossStepFragmentsOnWarpTilesOfEightDmmas) {
   }
   EXPECT_FALSE(cross_step_fragments(config(DataType::C64, 32, 64, 16, 16, 32)));
 }
+
+// The strided-batch variant (KernelConfig::batched): its own name and cache key, only as a plain
+// unsplit kernel, with the strides as its last parameters and 3-D tensor copies on wgmma.
+TEST(KernelConfig, BatchedVariantIsNamedKeyedAndPlainOnly) {
+  for (const Tile& t : {tile_catalog(DataType::F64).front(), wgmma_catalog().front()}) {
+    KernelConfig c;
+    c.data = t.family == Family::Wgmma ? DataType::F16 : DataType::F64;
+    c = with_tile(c, t);
+    KernelConfig b = c;
+    b.batched = true;
+    EXPECT_EQ(kernel_name(b), kernel_name(c) + "_bt");
+    ASSERT_TRUE(config_key(b) && config_key(c));
+    EXPECT_FALSE(*config_key(b) == *config_key(c));
+    EXPECT_EQ(why_illegal(b), "");
+    const std::string ptx = generate_simt_gemm(b, 90).ptx;
+    EXPECT_NE(ptx.find(".param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c)"), std::string::npos);
+    EXPECT_EQ(ptx.find("bulk.tensor.2d"), std::string::npos);
+    if (t.family == Family::Wgmma) EXPECT_NE(ptx.find("bulk.tensor.3d"), std::string::npos);
+    EXPECT_EQ(generate_simt_gemm(c, 90).ptx.find("p_stride_a"), std::string::npos);
+    for (auto variant : {&KernelConfig::fill, &KernelConfig::out_of_place, &KernelConfig::fused_split}) {
+      KernelConfig v = b;
+      v.*variant = true;
+      EXPECT_NE(why_illegal(v), "") << kernel_name(v);
+    }
+  }
+}

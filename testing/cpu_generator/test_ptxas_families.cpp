@@ -413,3 +413,34 @@ TEST(PtxasFamilies, SplitKReductionsAssemble) {
       }
     }
 }
+
+// The strided-batch variant of every catalogued tile (the tiles dispatch's plan_batched picks
+// from) assembles without spills, at the plain kernel's occupancy within one block per SM.
+TEST(PtxasFamilies, BatchedCatalogueAssembles) {
+  std::vector<KernelConfig> configs;
+  for (DataType t : {DataType::F32, DataType::F64, DataType::C32, DataType::C64, DataType::F16, DataType::BF16})
+    for (const Tile& tile : tile_catalog(t)) {
+      KernelConfig c;
+      c.data = t;
+      c.op_a = Op::T;
+      configs.push_back(with_tile(c, tile));
+    }
+  for (const Tile& tile : wgmma_catalog()) {
+    KernelConfig c;
+    c.data = DataType::F16;
+    c.op_b = Op::T;
+    configs.push_back(with_tile(c, tile));
+  }
+  for (const KernelConfig& plain : configs) {
+    KernelConfig b = plain;
+    b.batched = true;
+    const GeneratedKernel kp = generate_simt_gemm(plain, 90), kb = generate_simt_gemm(b, 90);
+    const PtxasReport rp = run_ptxas(kp.ptx, 90), rb = run_ptxas(kb.ptx, 90);
+    SCOPED_TRACE(kb.name);
+    ASSERT_TRUE(rb.ok) << rb.log;
+    EXPECT_EQ(rb.spill_bytes, 0);
+    EXPECT_GE(resident_blocks(rb.registers, kb.resources.threads) + 1, resident_blocks(rp.registers, kp.resources.threads))
+        << rb.registers << " registers against the plain kernel's " << rp.registers;
+    std::printf("%s: %d registers (plain %d)\n", kb.name.c_str(), rb.registers, rp.registers);
+  }
+}

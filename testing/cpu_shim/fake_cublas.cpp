@@ -42,6 +42,22 @@ cublasStatus_t record(const char* entry, cublasHandle_t h, cublasOperation_t ta,
   return static_cast<cublasStatus_t>(g_state.gemm_status);
 }
 
+// record() and then a strided-batched entry's strides and batch count.
+template <class I>
+cublasStatus_t record_strided(const char* entry, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m,
+                              I n, I k, const void* alpha, const void* A, I lda, long long sa, const void* B, I ldb,
+                              long long sb, const void* beta, void* C, I ldc, long long sc, I batch, int atype = -1,
+                              int btype = -1, int ctype = -1, int compute = -1, int algo = -1) {
+  const cublasStatus_t s =
+      record<I>(entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, atype, btype, ctype, compute, algo);
+  FakeCublasCall& c = g_state.last;
+  c.stride_a = sa;
+  c.stride_b = sb;
+  c.stride_c = sc;
+  c.batch = batch;
+  return s;
+}
+
 cublasStatus_t query() {
   ++g_state.handle_queries;
   return static_cast<cublasStatus_t>(g_state.handle_status);
@@ -98,5 +114,35 @@ FAKE_GEMM(cublasHgemm_64, __half, int64_t)
 
 FAKE_GEMM_EX(cublasGemmEx, int)
 FAKE_GEMM_EX(cublasGemmEx_64, int64_t)
+
+#define FAKE_GEMM_STRIDED(NAME, T, I)                                                                          \
+  cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n, I k,              \
+                      const T* alpha, const T* A, I lda, long long sa, const T* B, I ldb, long long sb,          \
+                      const T* beta, T* C, I ldc, long long sc, I batch) {                                       \
+    return record_strided<I>(#NAME, h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch); \
+  }
+
+FAKE_GEMM_STRIDED(cublasSgemmStridedBatched, float, int)
+FAKE_GEMM_STRIDED(cublasDgemmStridedBatched, double, int)
+FAKE_GEMM_STRIDED(cublasCgemmStridedBatched, cuComplex, int)
+FAKE_GEMM_STRIDED(cublasZgemmStridedBatched, cuDoubleComplex, int)
+FAKE_GEMM_STRIDED(cublasHgemmStridedBatched, __half, int)
+FAKE_GEMM_STRIDED(cublasSgemmStridedBatched_64, float, int64_t)
+FAKE_GEMM_STRIDED(cublasDgemmStridedBatched_64, double, int64_t)
+FAKE_GEMM_STRIDED(cublasCgemmStridedBatched_64, cuComplex, int64_t)
+FAKE_GEMM_STRIDED(cublasZgemmStridedBatched_64, cuDoubleComplex, int64_t)
+FAKE_GEMM_STRIDED(cublasHgemmStridedBatched_64, __half, int64_t)
+
+#define FAKE_GEMM_STRIDED_EX(NAME, I)                                                                          \
+  cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n, I k,              \
+                      const void* alpha, const void* A, cudaDataType at, I lda, long long sa, const void* B,     \
+                      cudaDataType bt, I ldb, long long sb, const void* beta, void* C, cudaDataType ct, I ldc,   \
+                      long long sc, I batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {                  \
+    return record_strided<I>(#NAME, h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch, at, \
+                             bt, ct, comp, algo);                                                                \
+  }
+
+FAKE_GEMM_STRIDED_EX(cublasGemmStridedBatchedEx, int)
+FAKE_GEMM_STRIDED_EX(cublasGemmStridedBatchedEx_64, int64_t)
 
 }  // extern "C"

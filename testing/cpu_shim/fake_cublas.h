@@ -15,6 +15,8 @@ struct FakeCublasCall {
   const void *alpha, *a, *b, *beta;
   void* c;
   int atype, btype, ctype, compute, algo;  // GemmEx only; -1 otherwise
+  long long stride_a, stride_b, stride_c;  // strided-batched entries only; 0 otherwise
+  std::int64_t batch;                      // batchCount of a strided-batched entry; 0 otherwise
 };
 
 struct FakeCublas {

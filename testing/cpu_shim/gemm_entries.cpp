@@ -1,10 +1,10 @@
 #include "gemm_entries.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <type_traits>
 
@@ -27,11 +27,24 @@ GemmFn adapt(cublasStatus_t (*f)(cublasHandle_t, cublasOperation_t, cublasOperat
   };
 }
 
-// Typed by cublas_api.h's own declaration of `sym`.
+// The strided-batched form: each operand's stride after its leading dimension, batchCount last.
+template <class T, class I>
+GemmFn adapt(cublasStatus_t (*f)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*, const T*,
+                                 I, long long, const T*, I, long long, const T*, T*, I, long long, I)) {
+  return [f](const GemmArgs& x) {
+    return f(x.handle, x.transa, x.transb, static_cast<I>(x.m), static_cast<I>(x.n), static_cast<I>(x.k),
+             static_cast<const T*>(x.alpha), static_cast<const T*>(x.a), static_cast<I>(x.lda), x.stride_a,
+             static_cast<const T*>(x.b), static_cast<I>(x.ldb), x.stride_b, static_cast<const T*>(x.beta),
+             static_cast<T*>(x.c), static_cast<I>(x.ldc), x.stride_c, static_cast<I>(x.batch));
+  };
+}
+
+// Typed by cublas_api.h's own declaration of `sym`; empty where the library lacks it.
 #define PTXBLAS_TYPED(sym) \
-  if (symbol == #sym) return adapt(reinterpret_cast<decltype(&sym)>(cublas_symbol(#sym)))
+  if (symbol == #sym) return p ? adapt(reinterpret_cast<decltype(&sym)>(p)) : GemmFn{}
 
 GemmFn resolve_typed(const std::string& symbol) {
+  void* p = cublas_symbol_if_present(symbol.c_str());
   PTXBLAS_TYPED(cublasSgemm_v2);
   PTXBLAS_TYPED(cublasDgemm_v2);
   PTXBLAS_TYPED(cublasCgemm_v2);
@@ -42,6 +55,16 @@ GemmFn resolve_typed(const std::string& symbol) {
   PTXBLAS_TYPED(cublasCgemm_v2_64);
   PTXBLAS_TYPED(cublasZgemm_v2_64);
   PTXBLAS_TYPED(cublasHgemm_64);
+  PTXBLAS_TYPED(cublasSgemmStridedBatched);
+  PTXBLAS_TYPED(cublasDgemmStridedBatched);
+  PTXBLAS_TYPED(cublasCgemmStridedBatched);
+  PTXBLAS_TYPED(cublasZgemmStridedBatched);
+  PTXBLAS_TYPED(cublasHgemmStridedBatched);
+  PTXBLAS_TYPED(cublasSgemmStridedBatched_64);
+  PTXBLAS_TYPED(cublasDgemmStridedBatched_64);
+  PTXBLAS_TYPED(cublasCgemmStridedBatched_64);
+  PTXBLAS_TYPED(cublasZgemmStridedBatched_64);
+  PTXBLAS_TYPED(cublasHgemmStridedBatched_64);
   throw std::invalid_argument("not a typed GEMM entry: " + symbol);
 }
 #undef PTXBLAS_TYPED
@@ -50,19 +73,42 @@ template <class I>
 using GemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const void*,
                                     const void*, cudaDataType, I, const void*, cudaDataType, I, const void*, void*,
                                     cudaDataType, I, cublasComputeType_t, cublasGemmAlgo_t);
-// cublas_api.h also declares C++ overloads of cublasGemmEx (cudaDataType compute type); these
-// casts pick, and so check, the C signatures ptxblas exports.
+template <class I>
+using StridedExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const void*,
+                                       const void*, cudaDataType, I, long long, const void*, cudaDataType, I,
+                                       long long, const void*, void*, cudaDataType, I, long long, I,
+                                       cublasComputeType_t, cublasGemmAlgo_t);
+// cublas_api.h also declares C++ overloads of cublasGemmEx and cublasGemmStridedBatchedEx
+// (cudaDataType compute type); these casts pick, and so check, the C signatures ptxblas exports.
 static_assert(std::is_same_v<decltype(static_cast<GemmExFn<int>>(&cublasGemmEx)), GemmExFn<int>>);
 static_assert(std::is_same_v<decltype(static_cast<GemmExFn<std::int64_t>>(&cublasGemmEx_64)),
                              GemmExFn<std::int64_t>>);
+static_assert(std::is_same_v<decltype(static_cast<StridedExFn<int>>(&cublasGemmStridedBatchedEx)),
+                             StridedExFn<int>>);
+static_assert(std::is_same_v<decltype(static_cast<StridedExFn<std::int64_t>>(&cublasGemmStridedBatchedEx_64)),
+                             StridedExFn<std::int64_t>>);
 
 template <class I>
-cublasStatus_t gemm_ex(const char* symbol, const GemmArgs& x, cudaDataType at, cudaDataType bt, cudaDataType ct,
+cublasStatus_t gemm_ex(void* p, const GemmArgs& x, cudaDataType at, cudaDataType bt, cudaDataType ct,
                        cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  static const auto f = reinterpret_cast<GemmExFn<I>>(cublas_symbol(symbol));
-  return f(x.handle, x.transa, x.transb, static_cast<I>(x.m), static_cast<I>(x.n), static_cast<I>(x.k), x.alpha,
-           x.a, at, static_cast<I>(x.lda), x.b, bt, static_cast<I>(x.ldb), x.beta, x.c, ct, static_cast<I>(x.ldc),
-           compute, algo);
+  return reinterpret_cast<GemmExFn<I>>(p)(x.handle, x.transa, x.transb, static_cast<I>(x.m), static_cast<I>(x.n),
+                                          static_cast<I>(x.k), x.alpha, x.a, at, static_cast<I>(x.lda), x.b, bt,
+                                          static_cast<I>(x.ldb), x.beta, x.c, ct, static_cast<I>(x.ldc), compute,
+                                          algo);
+}
+
+template <class I>
+cublasStatus_t strided_ex(void* p, const GemmArgs& x, cudaDataType at, cudaDataType bt, cudaDataType ct,
+                          cublasComputeType_t compute, cublasGemmAlgo_t algo) {
+  return reinterpret_cast<StridedExFn<I>>(p)(
+      x.handle, x.transa, x.transb, static_cast<I>(x.m), static_cast<I>(x.n), static_cast<I>(x.k), x.alpha, x.a, at,
+      static_cast<I>(x.lda), x.stride_a, x.b, bt, static_cast<I>(x.ldb), x.stride_b, x.beta, x.c, ct,
+      static_cast<I>(x.ldc), x.stride_c, static_cast<I>(x.batch), compute, algo);
+}
+
+cublasStatus_t missing(const std::string& symbol) {
+  ADD_FAILURE() << "libptxblas.so does not export " << symbol << "@libcublas.so.13";
+  return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
 std::uint16_t half_bits(double v) {  // exact for the small values the tests use
@@ -76,13 +122,16 @@ std::uint16_t half_bits(double v) {  // exact for the small values the tests use
 }
 
 std::vector<EntrySpec> make_entries() {
-  std::vector<EntrySpec> v = {
-      {"Sgemm_v2", "cublasSgemm_v2", Scal::F32},       {"Dgemm_v2", "cublasDgemm_v2", Scal::F64},
-      {"Cgemm_v2", "cublasCgemm_v2", Scal::C32},       {"Zgemm_v2", "cublasZgemm_v2", Scal::C64},
-      {"Hgemm", "cublasHgemm", Scal::F16},             {"Sgemm_v2_64", "cublasSgemm_v2_64", Scal::F32},
-      {"Dgemm_v2_64", "cublasDgemm_v2_64", Scal::F64}, {"Cgemm_v2_64", "cublasCgemm_v2_64", Scal::C32},
-      {"Zgemm_v2_64", "cublasZgemm_v2_64", Scal::C64}, {"Hgemm_64", "cublasHgemm_64", Scal::F16},
+  struct Typed {
+    const char* name;     // the cuBLAS name without "cublas" and "_64"
+    const char* batched;  // its strided-batched form
+    Scal scal;
   };
+  const Typed typed[] = {{"Sgemm_v2", "SgemmStridedBatched", Scal::F32},
+                         {"Dgemm_v2", "DgemmStridedBatched", Scal::F64},
+                         {"Cgemm_v2", "CgemmStridedBatched", Scal::C32},
+                         {"Zgemm_v2", "ZgemmStridedBatched", Scal::C64},
+                         {"Hgemm", "HgemmStridedBatched", Scal::F16}};
   struct Combo {
     const char* name;
     cudaDataType type;
@@ -99,9 +148,19 @@ std::vector<EntrySpec> make_entries() {
       {"C32F_Compute32F", CUDA_C_32F, CUBLAS_COMPUTE_32F, Scal::C32},
       {"C64F_Compute64F", CUDA_C_64F, CUBLAS_COMPUTE_64F, Scal::C64},
   };
-  for (const char* sym : {"cublasGemmEx", "cublasGemmEx_64"})
-    for (const Combo& c : combos)
-      v.push_back({std::string(sym + 6) + "_" + c.name, sym, c.scal, true, c.type, c.compute});
+  std::vector<EntrySpec> v;
+  for (bool batched : {false, true}) {
+    for (const char* suffix : {"", "_64"})
+      for (const Typed& t : typed) {
+        const std::string name = std::string(batched ? t.batched : t.name) + suffix;
+        v.push_back({name, "cublas" + name, t.scal, false, CUDA_R_32F, CUBLAS_COMPUTE_32F, batched});
+      }
+    for (const char* suffix : {"", "_64"})
+      for (const Combo& c : combos) {
+        const std::string sym = std::string(batched ? "GemmStridedBatchedEx" : "GemmEx") + suffix;
+        v.push_back({sym + "_" + c.name, "cublas" + sym, c.scal, true, c.type, c.compute, batched});
+      }
+  }
   return v;
 }
 
@@ -115,6 +174,13 @@ const std::vector<EntrySpec>& gemm_entries() {
 std::vector<std::string> gemm_entry_names() {
   std::vector<std::string> names;
   for (const EntrySpec& e : gemm_entries()) names.push_back(e.name);
+  return names;
+}
+
+std::vector<std::string> batched_gemm_entry_names() {
+  std::vector<std::string> names;
+  for (const EntrySpec& e : gemm_entries())
+    if (e.batched) names.push_back(e.name);
   return names;
 }
 
@@ -152,24 +218,21 @@ Scalar scalar(Scal s, double re, double im) {
   return out;
 }
 
-cublasStatus_t call_gemm_ex(bool is64, const GemmArgs& x, cudaDataType at, cudaDataType bt, cudaDataType ct,
-                            cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return is64 ? gemm_ex<std::int64_t>("cublasGemmEx_64", x, at, bt, ct, compute, algo)
-              : gemm_ex<int>("cublasGemmEx", x, at, bt, ct, compute, algo);
+cublasStatus_t call_ex(const std::string& symbol, const GemmArgs& x, cudaDataType at, cudaDataType bt,
+                       cudaDataType ct, cublasComputeType_t compute, cublasGemmAlgo_t algo) {
+  void* p = cublas_symbol_if_present(symbol.c_str());
+  if (!p) return missing(symbol);
+  const bool is64 = symbol.ends_with("_64");
+  if (symbol.find("StridedBatched") != std::string::npos)
+    return is64 ? strided_ex<std::int64_t>(p, x, at, bt, ct, compute, algo)
+                : strided_ex<int>(p, x, at, bt, ct, compute, algo);
+  return is64 ? gemm_ex<std::int64_t>(p, x, at, bt, ct, compute, algo) : gemm_ex<int>(p, x, at, bt, ct, compute, algo);
 }
 
 cublasStatus_t call_gemm(const EntrySpec& e, const GemmArgs& x, cublasGemmAlgo_t algo) {
-  if (e.ex) return call_gemm_ex(e.symbol == "cublasGemmEx_64", x, e.type, e.type, e.type, e.compute, algo);
-  static std::mutex mu;
-  static std::map<std::string, GemmFn> resolved;
-  GemmFn f;
-  {
-    const std::lock_guard<std::mutex> lock(mu);
-    auto it = resolved.find(e.symbol);
-    if (it == resolved.end()) it = resolved.emplace(e.symbol, resolve_typed(e.symbol)).first;
-    f = it->second;
-  }
-  return f(x);
+  if (e.ex) return call_ex(e.symbol, x, e.type, e.type, e.type, e.compute, algo);
+  const GemmFn f = resolve_typed(e.symbol);
+  return f ? f(x) : missing(e.symbol);
 }
 
 }  // namespace cpushim

@@ -13,17 +13,21 @@ namespace cpushim {
 enum class Scal { F16, F32, F64, C32, C64 };  // storage type of alpha and beta
 
 struct EntrySpec {
-  std::string name;    // gtest-safe: "Sgemm_v2_64", "GemmEx_R16F_Compute32F", ...
+  std::string name;    // gtest-safe: "Sgemm_v2_64", "GemmEx_R16F_Compute32F", "SgemmStridedBatched", ...
   std::string symbol;  // the exported cuBLAS name
   Scal scal;
-  bool ex = false;     // GemmEx / GemmEx_64: the types below are passed
+  bool ex = false;     // GemmEx / GemmStridedBatchedEx and their _64: the types below are passed
   cudaDataType type = CUDA_R_32F;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  bool batched = false;  // a strided-batched entry: GemmArgs' strides and batch are passed
 };
 
-// The 10 typed entries, then cublasGemmEx and cublasGemmEx_64 once per served type combination.
+// The 10 typed entries, cublasGemmEx and cublasGemmEx_64 once per served type combination, then
+// the same for the strided-batched entries (cublas?gemmStridedBatched[_64],
+// cublasGemmStridedBatchedEx[_64]).
 const std::vector<EntrySpec>& gemm_entries();
 std::vector<std::string> gemm_entry_names();
+std::vector<std::string> batched_gemm_entry_names();  // the strided-batched ones only
 const EntrySpec& gemm_entry(const std::string& name);
 
 // Pointers that are never dereferenced on the paths these tests take (the call is rejected,
@@ -50,13 +54,19 @@ struct GemmArgs {
   const void* beta = nullptr;
   void* c = fake_ptr(0xC000);
   std::int64_t ldc = 4;
+  // Strided-batched entries only (the others ignore them): each operand's stride in elements, all
+  // apart (C's entries do not overlap), and batchCount.
+  long long stride_a = 1 << 12, stride_b = 1 << 13, stride_c = 1 << 14;
+  std::int64_t batch = 3;
 };
 
-// Calls e's entry point in libptxblas.so (32-bit entries get the sizes narrowed).
+// Calls e's entry point in libptxblas.so (32-bit entries get the sizes narrowed). An entry point
+// the library does not export fails the calling test and returns CUBLAS_STATUS_NOT_SUPPORTED.
 cublasStatus_t call_gemm(const EntrySpec& e, const GemmArgs& x, cublasGemmAlgo_t algo = CUBLAS_GEMM_DEFAULT);
 
-// cublasGemmEx (or cublasGemmEx_64) in libptxblas.so with any type combination.
-cublasStatus_t call_gemm_ex(bool is64, const GemmArgs& x, cudaDataType at, cudaDataType bt, cudaDataType ct,
-                            cublasComputeType_t compute, cublasGemmAlgo_t algo);
+// cublasGemmEx, cublasGemmStridedBatchedEx or their _64 forms (`symbol`) in libptxblas.so with
+// any type combination.
+cublasStatus_t call_ex(const std::string& symbol, const GemmArgs& x, cudaDataType at, cudaDataType bt,
+                       cudaDataType ct, cublasComputeType_t compute, cublasGemmAlgo_t algo);
 
 }  // namespace cpushim

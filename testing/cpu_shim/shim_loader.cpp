@@ -64,6 +64,8 @@ void* cublas_symbol(const char* name) {
   return f;
 }
 
+void* cublas_symbol_if_present(const char* name) { return dlvsym(library(), name, "libcublas.so.13"); }
+
 void* ptxblas_symbol(const char* name) {
   void* f = dlvsym(library(), name, "PTXBLAS_0");
   if (!f) fail(std::string("no ") + name + "@PTXBLAS_0 in " + library_path());

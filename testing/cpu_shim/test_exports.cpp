@@ -62,7 +62,12 @@ std::vector<DynSym> dyn_syms(const std::string& lib) {
 const std::vector<std::string> kGemm = {
     "cublasSgemm_v2",    "cublasDgemm_v2",    "cublasCgemm_v2",    "cublasZgemm_v2",    "cublasHgemm",
     "cublasSgemm_v2_64", "cublasDgemm_v2_64", "cublasCgemm_v2_64", "cublasZgemm_v2_64", "cublasHgemm_64",
-    "cublasGemmEx",      "cublasGemmEx_64"};
+    "cublasGemmEx",      "cublasGemmEx_64",
+    // strided-batched
+    "cublasSgemmStridedBatched",    "cublasDgemmStridedBatched",    "cublasCgemmStridedBatched",
+    "cublasZgemmStridedBatched",    "cublasHgemmStridedBatched",    "cublasSgemmStridedBatched_64",
+    "cublasDgemmStridedBatched_64", "cublasCgemmStridedBatched_64", "cublasZgemmStridedBatched_64",
+    "cublasHgemmStridedBatched_64", "cublasGemmStridedBatchedEx",   "cublasGemmStridedBatchedEx_64"};
 const std::vector<std::string> kPtxblas = {"ptxblas_last_call", "ptxblas_counters", "ptxblas_describe_gemm",
                                           "ptxblas_force_tile", "ptxblas_set_benchmark_top_k",
                                           "ptxblas_set_offload_tiling"};

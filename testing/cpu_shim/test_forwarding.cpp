@@ -41,8 +41,14 @@ GemmArgs valid_call(const Scalar& alpha, const Scalar& beta) {
   x.ldc = 9;  // >= m
   x.alpha = alpha.ptr();
   x.beta = beta.ptr();
+  x.stride_a = 1001;  // strided-batched entries: C's entries apart (>= ldc * n)
+  x.stride_b = 1002;
+  x.stride_c = 1003;
+  x.batch = 10;
   return x;
 }
+
+bool is_batched(const std::string& symbol) { return symbol.find("StridedBatched") != std::string::npos; }
 
 void expect_same_call(const FakeCublasCall& got, const std::string& symbol, const GemmArgs& x) {
   EXPECT_EQ(std::string(got.entry), symbol);
@@ -60,6 +66,12 @@ void expect_same_call(const FakeCublasCall& got, const std::string& symbol, cons
   EXPECT_EQ(got.b, x.b);
   EXPECT_EQ(got.beta, x.beta);
   EXPECT_EQ(got.c, x.c);
+  if (is_batched(symbol)) {
+    EXPECT_EQ(got.stride_a, x.stride_a);
+    EXPECT_EQ(got.stride_b, x.stride_b);
+    EXPECT_EQ(got.stride_c, x.stride_c);
+    EXPECT_EQ(got.batch, x.batch);
+  }
 }
 
 void expect_same_ex(const FakeCublasCall& got, cudaDataType at, cudaDataType bt, cudaDataType ct,
@@ -162,8 +174,12 @@ struct ExCase {
   const char* reason;  // last_call()
 };
 
+// The four entry points that take types: cublasGemmEx, cublasGemmStridedBatchedEx, their _64 forms.
+const char* const kExSymbols[] = {"cublasGemmEx", "cublasGemmEx_64", "cublasGemmStridedBatchedEx",
+                                  "cublasGemmStridedBatchedEx_64"};
+
 // GemmEx combinations ptxblas does not serve go straight to cuBLAS: no validation of its own, no
-// handle query.
+// handle query (strided-batched: strides and batch count as given).
 TEST(ForwardingGemmEx, UnservedCombinations) {
   const char* kCombo = "forwarded: GemmEx type/compute combination not served";
   const ExCase cases[] = {
@@ -182,20 +198,21 @@ TEST(ForwardingGemmEx, UnservedCombinations) {
   FakeCublas& f = fake_cublas();
   configure(f, CUBLAS_STATUS_NOT_INITIALIZED);
   const double scalars[4] = {1, 0, 0, 0};  // large enough for every scalar type
-  for (bool is64 : {false, true}) {
+  for (const char* symbol : kExSymbols) {
     for (const ExCase& c : cases) {
-      SCOPED_TRACE(std::string(is64 ? "cublasGemmEx_64: " : "cublasGemmEx: ") + c.what);
+      SCOPED_TRACE(std::string(symbol) + ": " + c.what);
       GemmArgs x;
       x.alpha = &scalars[0];
       x.beta = &scalars[2];
+      x.stride_c = 0;  // overlapping C entries: still cuBLAS's to judge
       const std::uint64_t gemms0 = f.gemm_calls, queries0 = f.handle_queries;
       const Counters before = counters();
-      const cublasStatus_t s = call_gemm_ex(is64, x, c.at, c.bt, c.ct, c.compute, c.algo);
+      const cublasStatus_t s = call_ex(symbol, x, c.at, c.bt, c.ct, c.compute, c.algo);
       const Counters after = counters();
       EXPECT_EQ(status_name(s), status_name(kCublasSays));
       EXPECT_EQ(last_call(), c.reason);
       ASSERT_EQ(f.gemm_calls, gemms0 + 1);
-      expect_same_call(f.last, is64 ? "cublasGemmEx_64" : "cublasGemmEx", x);
+      expect_same_call(f.last, symbol, x);
       expect_same_ex(f.last, c.at, c.bt, c.ct, c.compute, c.algo);
       EXPECT_EQ(f.handle_queries, queries0);
       EXPECT_EQ(after.forwarded, before.forwarded + 1);
@@ -204,23 +221,59 @@ TEST(ForwardingGemmEx, UnservedCombinations) {
   }
 }
 
-// Unserved combinations leave argument checks to cuBLAS: even a null handle is passed on.
+// Unserved combinations leave argument checks to cuBLAS: even a null handle is passed on (and a
+// negative batchCount).
 TEST(ForwardingGemmEx, UnservedCombinationIsNotValidatedByPtxblas) {
   FakeCublas& f = fake_cublas();
   configure(f, CUBLAS_STATUS_NOT_INITIALIZED);
   const float one = 1, zero = 0;
-  GemmArgs x;
-  x.handle = nullptr;
-  x.m = -1;
-  x.alpha = &one;
-  x.beta = &zero;
-  const std::uint64_t gemms0 = f.gemm_calls;
-  const cublasStatus_t s =
-      call_gemm_ex(false, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
-  EXPECT_EQ(status_name(s), status_name(kCublasSays));
-  ASSERT_EQ(f.gemm_calls, gemms0 + 1);
-  EXPECT_EQ(f.last.handle, nullptr);
-  EXPECT_EQ(f.last.m, -1);
+  for (const char* symbol : kExSymbols) {
+    SCOPED_TRACE(symbol);
+    GemmArgs x;
+    x.handle = nullptr;
+    x.m = -1;
+    x.alpha = &one;
+    x.beta = &zero;
+    x.batch = -1;
+    const std::uint64_t gemms0 = f.gemm_calls;
+    const cublasStatus_t s =
+        call_ex(symbol, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+    EXPECT_EQ(status_name(s), status_name(kCublasSays));
+    ASSERT_EQ(f.gemm_calls, gemms0 + 1);
+    EXPECT_EQ(f.last.handle, nullptr);
+    EXPECT_EQ(f.last.m, -1);
+    if (is_batched(symbol)) {
+      EXPECT_EQ(f.last.batch, -1);
+    }
+  }
+}
+
+// Strided batches whose C entries overlap (strideC < ldc * n; 0: one C for all) are valid cuBLAS
+// calls that ptxblas does not run: forwarded, every argument as given.
+TEST(ForwardingBatched, OverlappingCEntries) {
+  FakeCublas& f = fake_cublas();
+  for (const std::string& name : batched_gemm_entry_names()) {
+    const EntrySpec& e = gemm_entry(name);
+    const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+    for (long long stride_c : {0ll, 9ll * 5 - 1}) {
+      SCOPED_TRACE(name + " strideC " + std::to_string(stride_c));
+      configure(f, CUBLAS_STATUS_SUCCESS);
+      GemmArgs x = valid_call(one, zero);
+      x.stride_c = stride_c;
+      const std::uint64_t gemms0 = f.gemm_calls;
+      const Counters before = counters();
+      const cublasStatus_t s = call_gemm(e, x);
+      const std::string what = last_call();
+      const Counters after = counters();
+      EXPECT_EQ(status_name(s), status_name(kCublasSays));
+      EXPECT_EQ(what.rfind("forwarded: ", 0), 0u) << what;
+      ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
+      expect_same_call(f.last, e.symbol, x);
+      if (e.ex) expect_same_ex(f.last, e.type, e.type, e.type, e.compute, CUBLAS_GEMM_DEFAULT);
+      EXPECT_EQ(after.forwarded, before.forwarded + 1);
+      EXPECT_EQ(after.served, before.served);
+    }
+  }
 }
 
 // CUBLAS_GEMM_DEFAULT_TENSOR_OP counts as the default algorithm: the call takes the serving path
@@ -232,10 +285,11 @@ TEST(ForwardingGemmEx, DefaultTensorOpTakesTheServingPath) {
   GemmArgs x;
   x.alpha = &one;
   x.beta = &zero;
-  for (bool is64 : {false, true}) {
+  for (const char* symbol : kExSymbols) {
+    SCOPED_TRACE(symbol);
     const std::uint64_t gemms0 = f.gemm_calls;
-    const cublasStatus_t s = call_gemm_ex(is64, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F,
-                                          CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+    const cublasStatus_t s =
+        call_ex(symbol, x, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
     EXPECT_EQ(status_name(s), status_name(kCublasSays));
     EXPECT_EQ(last_call(), ptxblas_disable_set() ? "forwarded: PTXBLAS_DISABLE is set"
                                                  : "forwarded: handle state unreadable");

@@ -1,6 +1,8 @@
 // cuBLAS's documented argument checks on every GEMM entry point: each bad argument gives
 // cuBLAS's status before anything else happens (no cuBLAS call, no counter moves), and an empty
-// product (m or n zero) returns SUCCESS at once, counted as served.
+// product (m or n zero) returns SUCCESS at once, counted as served. The strided-batched entries
+// (batchCount 3 here, strides apart) check the same, and batchCount: negative is INVALID_VALUE,
+// whatever else is empty; zero is an empty product.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -130,24 +132,20 @@ const std::vector<Case>& cases() {
   return v;
 }
 
-std::vector<std::string> case_names() {
+std::vector<std::string> case_names(const std::vector<Case>& list = cases()) {
   std::vector<std::string> v;
-  for (const Case& c : cases()) v.push_back(c.name);
+  for (const Case& c : list) v.push_back(c.name);
   return v;
 }
 
-const Case& case_named(const std::string& n) {
-  for (const Case& c : cases())
+const Case& case_named(const std::string& n, const std::vector<Case>& list = cases()) {
+  for (const Case& c : list)
     if (n == c.name) return c;
   throw std::invalid_argument(n);
 }
 
-class Validation : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
-
-TEST_P(Validation, StatusAndBookkeeping) {
-  const EntrySpec& e = gemm_entry(std::get<0>(GetParam()));
-  const Case& c = case_named(std::get<1>(GetParam()));
-  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+// The call every case edits: m=4 n=5 k=6, N N, lda=4 ldb=6 ldc=4 (batched: GemmArgs' strides, 3 entries).
+GemmArgs valid_call(const Scalar& one, const Scalar& zero) {
   GemmArgs x;
   x.m = 4;
   x.n = 5;
@@ -157,21 +155,25 @@ TEST_P(Validation, StatusAndBookkeeping) {
   x.ldc = 4;
   x.alpha = one.ptr();
   x.beta = zero.ptr();
-  c.edit(x);
+  return x;
+}
 
-  FakeCublas& cublas = fake_cublas();
-  const std::uint64_t queries0 = cublas.handle_queries, gemms0 = cublas.gemm_calls;
-  const Counters before = counters();
-  const cublasStatus_t s = call_gemm(e, x);
-  const std::string what = last_call();
+// ptxblas answered the call itself: `expect`'s status, an empty product counted as served, an
+// error as neither; the handle never queried, cuBLAS never called.
+void expect_settled_by_ptxblas(const EntrySpec& e, cublasStatus_t s, cublasStatus_t expect, const std::string& what,
+                               const Counters& before, std::uint64_t queries0, std::uint64_t gemms0) {
+  const FakeCublas& cublas = fake_cublas();
   const Counters after = counters();
-
-  EXPECT_EQ(status_name(s), status_name(c.expect));
-  if (c.expect == CUBLAS_STATUS_SUCCESS) {
-    EXPECT_EQ(what, "empty (m or n is 0)");
+  EXPECT_EQ(status_name(s), status_name(expect));
+  if (expect == CUBLAS_STATUS_SUCCESS) {
+    // A batch's record may name batchCount too.
+    if (e.batched)
+      EXPECT_EQ(what.rfind("empty (", 0), 0u) << what;
+    else
+      EXPECT_EQ(what, "empty (m or n is 0)");
     EXPECT_EQ(after.served, before.served + 1);
   } else {
-    EXPECT_EQ(what, "error: " + status_name(c.expect));
+    EXPECT_EQ(what, "error: " + status_name(expect));
     EXPECT_EQ(after.served, before.served);
   }
   EXPECT_EQ(after.forwarded, before.forwarded);
@@ -179,8 +181,97 @@ TEST_P(Validation, StatusAndBookkeeping) {
   EXPECT_EQ(cublas.gemm_calls, gemms0) << "a rejected or empty call reached cuBLAS";
 }
 
+class Validation : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(Validation, StatusAndBookkeeping) {
+  const EntrySpec& e = gemm_entry(std::get<0>(GetParam()));
+  const Case& c = case_named(std::get<1>(GetParam()));
+  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+  GemmArgs x = valid_call(one, zero);
+  c.edit(x);
+
+  FakeCublas& cublas = fake_cublas();
+  const std::uint64_t queries0 = cublas.handle_queries, gemms0 = cublas.gemm_calls;
+  const Counters before = counters();
+  const cublasStatus_t s = call_gemm(e, x);
+  expect_settled_by_ptxblas(e, s, c.expect, last_call(), before, queries0, gemms0);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllEntries, Validation,
                          ::testing::Combine(::testing::ValuesIn(gemm_entry_names()), ::testing::ValuesIn(case_names())),
+                         [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
+
+// batchCount's own cases on the strided-batched entries, from the same valid call.
+const std::vector<Case>& batch_cases() {
+  static const std::vector<Case> v = {
+      {"BatchNegative", [](GemmArgs& x) { x.batch = -1; }, CUBLAS_STATUS_INVALID_VALUE},
+      {"BatchNegativeWithMZero",  // an error even where the product is empty
+       [](GemmArgs& x) {
+         x.batch = -1;
+         x.m = 0;
+       },
+       CUBLAS_STATUS_INVALID_VALUE},
+      {"BatchNegativeWithMNegative",
+       [](GemmArgs& x) {
+         x.batch = -1;
+         x.m = -1;
+       },
+       CUBLAS_STATUS_INVALID_VALUE},
+      {"NullHandleBeforeBatchNegative",
+       [](GemmArgs& x) {
+         x.handle = nullptr;
+         x.batch = -1;
+       },
+       CUBLAS_STATUS_NOT_INITIALIZED},
+      {"BatchZero", [](GemmArgs& x) { x.batch = 0; }, CUBLAS_STATUS_SUCCESS},
+      {"BatchZeroWithNullMatrices",
+       [](GemmArgs& x) {
+         x.batch = 0;
+         x.a = x.b = nullptr;
+         x.c = nullptr;
+       },
+       CUBLAS_STATUS_SUCCESS},
+      {"BatchZeroStillChecksLda",
+       [](GemmArgs& x) {
+         x.batch = 0;
+         x.lda = 3;
+       },
+       CUBLAS_STATUS_INVALID_VALUE},
+      {"BatchZeroStillChecksAlpha",
+       [](GemmArgs& x) {
+         x.batch = 0;
+         x.alpha = nullptr;
+       },
+       CUBLAS_STATUS_INVALID_VALUE},
+      {"BatchOneMZero",
+       [](GemmArgs& x) {
+         x.batch = 1;
+         x.m = 0;
+       },
+       CUBLAS_STATUS_SUCCESS},
+  };
+  return v;
+}
+
+class BatchValidation : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(BatchValidation, StatusAndBookkeeping) {
+  const EntrySpec& e = gemm_entry(std::get<0>(GetParam()));
+  const Case& c = case_named(std::get<1>(GetParam()), batch_cases());
+  const Scalar one = scalar(e.scal, 1), zero = scalar(e.scal, 0);
+  GemmArgs x = valid_call(one, zero);
+  c.edit(x);
+
+  FakeCublas& cublas = fake_cublas();
+  const std::uint64_t queries0 = cublas.handle_queries, gemms0 = cublas.gemm_calls;
+  const Counters before = counters();
+  const cublasStatus_t s = call_gemm(e, x);
+  expect_settled_by_ptxblas(e, s, c.expect, last_call(), before, queries0, gemms0);
+}
+
+INSTANTIATE_TEST_SUITE_P(BatchedEntries, BatchValidation,
+                         ::testing::Combine(::testing::ValuesIn(batched_gemm_entry_names()),
+                                            ::testing::ValuesIn(case_names(batch_cases()))),
                          [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
 
 }  // namespace

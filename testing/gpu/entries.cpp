@@ -94,7 +94,113 @@ std::vector<Entry> build() {
   return v;
 }
 
+template <class T, class I>
+using TypedBatched = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                        const T*, I, long long, const T*, I, long long, const T*, T*, I, long long, I);
+
+template <class T, class I>
+BatchedFn typed_batched(TypedBatched<T, I> f) {
+  if (!f) return {};
+  return [f](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n,
+             std::int64_t k, const void* alpha, const void* a, std::int64_t lda, long long sa, const void* b,
+             std::int64_t ldb, long long sb, const void* beta, void* c, std::int64_t ldc, long long sc,
+             std::int64_t batch) {
+    return f(h, ta, tb, static_cast<I>(m), static_cast<I>(n), static_cast<I>(k), static_cast<const T*>(alpha),
+             static_cast<const T*>(a), static_cast<I>(lda), sa, static_cast<const T*>(b), static_cast<I>(ldb), sb,
+             static_cast<const T*>(beta), static_cast<T*>(c), static_cast<I>(ldc), sc, static_cast<I>(batch));
+  };
+}
+
+// Named after the symbol without its "cublas" prefix.
+template <class T, class I>
+BatchedEntry typed_batched_entry(const char* symbol, TypedBatched<T, I> real, Elem e, Scal s, bool f16) {
+  const auto ptx = reinterpret_cast<TypedBatched<T, I>>(ptxblas_symbol_if_present(symbol));
+  return BatchedEntry{symbol + 6, symbol, e, s, f16, typed_batched<T, I>(ptx), typed_batched<T, I>(real)};
+}
+
+template <class I>
+using ExBatched = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const void*,
+                                     const void*, cudaDataType, I, long long, const void*, cudaDataType, I, long long,
+                                     const void*, void*, cudaDataType, I, long long, I, cublasComputeType_t,
+                                     cublasGemmAlgo_t);
+
+template <class I>
+BatchedFn ex_batched(ExBatched<I> f, cudaDataType t, cublasComputeType_t comp) {
+  if (!f) return {};
+  return [f, t, comp](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n,
+                      std::int64_t k, const void* alpha, const void* a, std::int64_t lda, long long sa, const void* b,
+                      std::int64_t ldb, long long sb, const void* beta, void* c, std::int64_t ldc, long long sc,
+                      std::int64_t batch) {
+    return f(h, ta, tb, static_cast<I>(m), static_cast<I>(n), static_cast<I>(k), alpha, a, t, static_cast<I>(lda),
+             sa, b, t, static_cast<I>(ldb), sb, beta, c, t, static_cast<I>(ldc), sc, static_cast<I>(batch), comp,
+             CUBLAS_GEMM_DEFAULT);
+  };
+}
+
+std::vector<BatchedEntry> build_batched() {
+  std::vector<BatchedEntry> v;
+  v.push_back(typed_batched_entry<float, int>("cublasSgemmStridedBatched", cublasSgemmStridedBatched, Elem::F32,
+                                              Scal::F32, false));
+  v.push_back(typed_batched_entry<double, int>("cublasDgemmStridedBatched", cublasDgemmStridedBatched, Elem::F64,
+                                               Scal::F64, false));
+  v.push_back(typed_batched_entry<cuComplex, int>("cublasCgemmStridedBatched", cublasCgemmStridedBatched, Elem::C32,
+                                                  Scal::C32, false));
+  v.push_back(typed_batched_entry<cuDoubleComplex, int>("cublasZgemmStridedBatched", cublasZgemmStridedBatched,
+                                                        Elem::C64, Scal::C64, false));
+  v.push_back(typed_batched_entry<__half, int>("cublasHgemmStridedBatched", cublasHgemmStridedBatched, Elem::F16,
+                                               Scal::F16, true));
+  v.push_back(typed_batched_entry<float, std::int64_t>("cublasSgemmStridedBatched_64", cublasSgemmStridedBatched_64,
+                                                       Elem::F32, Scal::F32, false));
+  v.push_back(typed_batched_entry<double, std::int64_t>("cublasDgemmStridedBatched_64", cublasDgemmStridedBatched_64,
+                                                        Elem::F64, Scal::F64, false));
+  v.push_back(typed_batched_entry<cuComplex, std::int64_t>("cublasCgemmStridedBatched_64",
+                                                           cublasCgemmStridedBatched_64, Elem::C32, Scal::C32, false));
+  v.push_back(typed_batched_entry<cuDoubleComplex, std::int64_t>(
+      "cublasZgemmStridedBatched_64", cublasZgemmStridedBatched_64, Elem::C64, Scal::C64, false));
+  v.push_back(typed_batched_entry<__half, std::int64_t>("cublasHgemmStridedBatched_64", cublasHgemmStridedBatched_64,
+                                                        Elem::F16, Scal::F16, true));
+  for (bool is64 : {false, true})
+    for (const ExCombo& c : kExCombos) v.push_back(batched_ex_entry(is64, c.tag, c.type, c.comp, c.elem, c.scal));
+  return v;
+}
+
 }  // namespace
+
+BatchedEntry batched_ex_entry(bool is64, const std::string& tag, cudaDataType type, cublasComputeType_t comp,
+                              Elem elem, Scal scal) {
+  const char* symbol = is64 ? "cublasGemmStridedBatchedEx_64" : "cublasGemmStridedBatchedEx";
+  const bool f16 = comp == CUBLAS_COMPUTE_16F;
+  void* ptx = ptxblas_symbol_if_present(symbol);
+  BatchedEntry e{std::string(symbol + 6) + "_" + tag, symbol, elem, scal, f16, {}, {}};
+  if (is64) {
+    e.ptx = ex_batched<std::int64_t>(reinterpret_cast<ExBatched<std::int64_t>>(ptx), type, comp);
+    e.real = ex_batched<std::int64_t>(cublasGemmStridedBatchedEx_64, type, comp);
+  } else {
+    e.ptx = ex_batched<int>(reinterpret_cast<ExBatched<int>>(ptx), type, comp);
+    e.real = ex_batched<int>(cublasGemmStridedBatchedEx, type, comp);
+  }
+  return e;
+}
+
+const std::vector<BatchedEntry>& batched_entries() {
+  static const std::vector<BatchedEntry> v = build_batched();
+  return v;
+}
+
+const BatchedEntry& batched_entry_named(const std::string& name) {
+  for (const BatchedEntry& e : batched_entries())
+    if (e.name == name) return e;
+  throw std::invalid_argument("no batched entry " + name);
+}
+
+std::vector<std::string> batched_entry_names() {
+  std::vector<std::string> v;
+  for (const char* t : {"S", "D", "C", "Z", "H"}) v.push_back(std::string(t) + "gemmStridedBatched");
+  for (const char* t : {"S", "D", "C", "Z", "H"}) v.push_back(std::string(t) + "gemmStridedBatched_64");
+  for (const char* prefix : {"GemmStridedBatchedEx_", "GemmStridedBatchedEx_64_"})
+    for (const ExCombo& c : kExCombos) v.push_back(prefix + std::string(c.tag));
+  return v;
+}
 
 const std::vector<Entry>& all_entries() {
   static const std::vector<Entry> v = build();

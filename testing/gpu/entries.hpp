@@ -31,6 +31,36 @@ const std::vector<Entry>& all_entries();
 const Entry& entry_named(const std::string& name);
 std::vector<std::string> entry_names();
 
+// The strided-batched entry points (cublas?gemmStridedBatched, cublasGemmStridedBatchedEx and
+// their _64 forms): a GemmFn's arguments with each operand's stride (elements) after its leading
+// dimension, and the batch count last.
+using BatchedFn = std::function<cublasStatus_t(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, std::int64_t, std::int64_t, std::int64_t, const void*,
+    const void*, std::int64_t, long long, const void*, std::int64_t, long long, const void*, void*, std::int64_t,
+    long long, std::int64_t)>;
+
+struct BatchedEntry {
+  std::string name;    // gtest-safe, e.g. "SgemmStridedBatched_64" or "GemmStridedBatchedEx_R16BF_C32F"
+  std::string symbol;  // the cuBLAS name, e.g. "cublasGemmStridedBatchedEx"
+  Elem elem;
+  Scal scal;
+  bool compute_f16;
+  BatchedFn ptx;       // empty where libptxblas.so does not export `symbol`
+  BatchedFn real;
+  // The types as the single-GEMM helpers (reference(), describe()) take them.
+  Entry types() const { return Entry{name, elem, scal, compute_f16, {}, {}}; }
+};
+
+// The 10 typed strided-batched entries, then cublasGemmStridedBatchedEx and its _64 form once per
+// type combination served for GemmEx.
+const std::vector<BatchedEntry>& batched_entries();
+const BatchedEntry& batched_entry_named(const std::string& name);
+std::vector<std::string> batched_entry_names();
+// cublasGemmStridedBatchedEx (or _64) with one data type for A, B and C and any compute type,
+// named "GemmStridedBatchedEx[_64]_<tag>" (also for combinations ptxblas forwards).
+BatchedEntry batched_ex_entry(bool is64, const std::string& tag, cudaDataType type, cublasComputeType_t comp,
+                              Elem elem, Scal scal);
+
 bool is_complex(Elem e);
 std::size_t elem_bytes(Elem e);
 std::size_t scal_bytes(Scal s);

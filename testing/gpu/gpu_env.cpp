@@ -65,6 +65,8 @@ void* ptxblas_symbol(const char* name) {
   return s;
 }
 
+void* ptxblas_symbol_if_present(const char* name) { return dlsym(library(), name); }
+
 std::string last_call() {
   static const auto fn = reinterpret_cast<const char* (*)()>(ptxblas_symbol("ptxblas_last_call"));
   return fn();

@@ -15,6 +15,9 @@ bool have_gpu();
 
 // Symbol `name` from libptxblas.so (aborts the test program if the library cannot be loaded).
 void* ptxblas_symbol(const char* name);
+// The same, but null where the library lacks the symbol (entry points still being added: the
+// test that needs one fails, the others run).
+void* ptxblas_symbol_if_present(const char* name);
 
 std::string last_call();                 // ptxblas_last_call() of this thread
 

@@ -1,0 +1,62 @@
+#include "batched_plan.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <span>
+
+#include "async_stages.hpp"
+#include "tile_catalog.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+// wgmma batches of entries at most this deep: a block is mostly its prologue and its write of C
+// (K = 64: one K-step), so an SM's blocks overlap those only when it holds several (perf notes
+// §127: 128x256 blocks, one an SM, ran 512 x 512 x 64 entries at 0.6 of cuBLAS).
+constexpr std::int64_t kShortBatchK = 256;
+constexpr int kWgmmaMinStages = 2;  // generator legality
+
+// The tile's plan for every entry: K unsplit; the cp.async and register stages a plain call's
+// plan gets at launch (untimed_plan, run_gemm); a short-K wgmma batch no more shared stages than
+// its K-steps (at least the generator's two), which lets an SM hold more blocks.
+Plan tile_plan(const GemmCall& call, const gen::Tile& t, bool wgmma) {
+  Plan p = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t, 1);
+  p.config.batched = true;
+  if (!wgmma) return with_register_stages(with_async_stages(p));
+  if (call.k <= kShortBatchK)
+    p.config.stages = static_cast<int>(std::clamp<std::int64_t>(ceil_div(call.k, t.u), kWgmmaMinStages, t.stages));
+  return p;
+}
+
+// A plan's time over the batch, up to a constant: rounds of blocks on the busiest SM times the
+// tile's area (its padded work), over an efficiency that grows with the tile's narrower side (a
+// small tile re-reads A and B more per flop). A round is one block, or for a short-K wgmma batch
+// as many as an SM holds (they overlap their prologues and writes of C). A batch filling many
+// waves takes the largest tile with the least padding; one filling less than a wave, the smallest.
+double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool wgmma) {
+  const gen::KernelConfig& c = p.config;
+  const std::int64_t blocks = ceil_div(call.m, c.ml) * ceil_div(call.n, c.nl) * call.batch;
+  const std::int64_t per_round = wgmma && call.k <= kShortBatchK ? blocks_per_sm(c) : 1;
+  const std::int64_t rounds = ceil_div(ceil_div(blocks, multiprocessors), per_round);
+  return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
+}
+
+}  // namespace
+
+Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
+  const int sms = std::max(multiprocessors, 1);
+  const std::span<const gen::Tile> tiles = wgmma ? gen::wgmma_catalog() : gen::tile_catalog(call.data);
+  Plan best = tile_plan(call, tiles.back(), wgmma);
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (const gen::Tile& t : tiles) {  // largest first: a tie keeps the larger tile
+    if (call.k < t.min_k) continue;
+    const Plan p = tile_plan(call, t, wgmma);
+    if (const double cost = batch_cost(p, call, sms, wgmma); cost < best_cost) {
+      best_cost = cost;
+      best = p;
+    }
+  }
+  return best;
+}
+
+}  // namespace ptxblas::dispatch

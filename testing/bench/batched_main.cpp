@@ -1,0 +1,410 @@
+// ptxblas-bench-batched: strided-batched GEMM, ptxblas (dlopen'ed libptxblas.so) against the real
+// cuBLAS in one process, on the same buffers and stream, timed alternately with CUDA events
+// (medians over two blocks each, after warm-up; timing.hpp), ptxblas's C checked against cuBLAS's.
+// Shapes: built in (attention / bmm sizes), or --shapes FILE with one `TYPE TRANSA TRANSB M N K
+// BATCH` a line ('#' starts a comment). TYPE: S, D, C, Z (cublas?gemmStridedBatched); H and B
+// (cublasGemmStridedBatchedEx on f16 / bf16 with f32 compute and scalars, as torch.bmm calls it).
+// Entries are packed (stride = one entry), alpha = 1, beta = 0.
+// Prints a table and `geomean ratio` per type last; writes the table as CSV (--csv).
+// Exit status: 0 all served and matching, 1 a mismatch, an error or a forwarded call, 2 a failed
+// CUDA/cuBLAS call or bad arguments. Without a GPU it says so and exits 0.
+#include <CLI/CLI.hpp>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "buffers.hpp"
+#include "check.hpp"
+#include "cli_checks.hpp"
+#include "gemm_call.hpp"
+#include "status.hpp"
+#include "suite.hpp"
+#include "timing.hpp"
+
+namespace {
+
+struct Batched {
+  bench::Shape s;  // one entry (s.name: unused)
+  std::int64_t batch;
+};
+
+// Attention / bmm shapes for the half types and S; D and Z a couple each.
+std::vector<Batched> builtin_shapes() {
+  struct Row {
+    char ta, tb;
+    std::int64_t m, n, k, batch;
+  };
+  const Row common[] = {{'T', 'N', 128, 128, 64, 64},   {'N', 'N', 512, 512, 64, 96},
+                        {'T', 'N', 1024, 1024, 128, 32}, {'N', 'N', 64, 64, 64, 512},
+                        {'N', 'N', 2048, 2048, 2048, 8}, {'N', 'N', 32, 32, 32, 1024}};
+  std::vector<Batched> v;
+  for (char type : {'H', 'B', 'S'})
+    for (const Row& r : common) v.push_back({{type, r.ta, r.tb, r.m, r.n, r.k, ""}, r.batch});
+  v.push_back({{'D', 'T', 'N', 128, 128, 64, ""}, 64});
+  v.push_back({{'D', 'N', 'N', 1024, 1024, 1024, ""}, 8});
+  v.push_back({{'Z', 'T', 'N', 128, 128, 64, ""}, 64});
+  v.push_back({{'Z', 'N', 'N', 512, 512, 512, ""}, 8});
+  return v;
+}
+
+std::vector<Batched> read_shapes(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::vector<Batched> v;
+  std::string line;
+  for (int no = 1; std::getline(f, line); ++no) {
+    line.erase(std::min(line.find('#'), line.size()));
+    std::istringstream in(line);
+    std::string type, ta, tb, extra;
+    Batched b{};
+    if (!(in >> type)) continue;  // blank
+    const bool ok = (in >> ta >> tb >> b.s.m >> b.s.n >> b.s.k >> b.batch) && !(in >> extra) && type.size() == 1 &&
+                    std::string("SDCZHB").find(type[0]) != std::string::npos && ta.size() == 1 && tb.size() == 1 &&
+                    std::string("NTC").find(ta[0]) != std::string::npos &&
+                    std::string("NTC").find(tb[0]) != std::string::npos && b.s.m > 0 && b.s.n > 0 && b.s.k > 0 &&
+                    b.batch > 0 && std::max({b.s.m, b.s.n, b.s.k, b.batch}) <= INT32_MAX;
+    if (!ok)
+      throw std::runtime_error(path + ":" + std::to_string(no) +
+                               ": expected `TYPE TRANSA TRANSB M N K BATCH` (TYPE one of S D C Z H B, ops N T C, "
+                               "sizes 1..2^31-1)");
+    b.s.type = type[0];
+    b.s.transa = ta[0];
+    b.s.transb = tb[0];
+    v.push_back(b);
+  }
+  return v;
+}
+
+// cublasGemmStridedBatchedEx's C entry (C++ sees an overload too).
+using StridedExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                       const void*, const void*, cudaDataType, int, long long, const void*,
+                                       cudaDataType, int, long long, const void*, void*, cudaDataType, int, long long,
+                                       int, cublasComputeType_t, cublasGemmAlgo_t);
+
+struct Entries {
+  decltype(&cublasSgemmStridedBatched) s;
+  decltype(&cublasDgemmStridedBatched) d;
+  decltype(&cublasCgemmStridedBatched) c;
+  decltype(&cublasZgemmStridedBatched) z;
+  StridedExFn ex;
+};
+
+const Entries kCublas{&cublasSgemmStridedBatched, &cublasDgemmStridedBatched, &cublasCgemmStridedBatched,
+                      &cublasZgemmStridedBatched, static_cast<StridedExFn>(&cublasGemmStridedBatchedEx)};
+
+// ptxblas's, from the library bench::load_ptxblas opened; exits 2 naming a missing one.
+Entries ptxblas_entries(const std::string& path) {
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  auto get = [&](const char* name) {
+    void* f = lib ? dlsym(lib, name) : nullptr;
+    if (!f) {
+      std::fprintf(stderr, "%s lacks %s\n", path.c_str(), name);
+      std::exit(2);
+    }
+    return f;
+  };
+  return Entries{reinterpret_cast<decltype(Entries::s)>(get("cublasSgemmStridedBatched")),
+                 reinterpret_cast<decltype(Entries::d)>(get("cublasDgemmStridedBatched")),
+                 reinterpret_cast<decltype(Entries::c)>(get("cublasCgemmStridedBatched")),
+                 reinterpret_cast<decltype(Entries::z)>(get("cublasZgemmStridedBatched")),
+                 reinterpret_cast<StridedExFn>(get("cublasGemmStridedBatchedEx"))};
+}
+
+cublasOperation_t op(char o) { return o == 'N' ? CUBLAS_OP_N : o == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
+
+// One entry's elements of A, B and C; the strides are these.
+struct Sizes {
+  bench::Layout l;
+  long long sa, sb, sc;
+};
+
+Sizes sizes(const bench::Shape& s) {
+  const bench::Layout l = bench::layout(s);
+  return {l, static_cast<long long>(l.a_elems), static_cast<long long>(l.b_elems), static_cast<long long>(l.c_elems)};
+}
+
+// C = op(A) op(B) for every entry: alpha = 1, beta = 0 in the call's scalar type (f32 for H and B).
+cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
+                           void* C) {
+  const bench::Shape& s = b.s;
+  const Sizes z = sizes(s);
+  const float f1 = 1, f0 = 0;
+  const double d1 = 1, d0 = 0;
+  const cuComplex c1{1, 0}, c0{0, 0};
+  const cuDoubleComplex z1{1, 0}, z0{0, 0};
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const int lda = static_cast<int>(z.l.lda), ldb = static_cast<int>(z.l.ldb), ldc = static_cast<int>(z.l.ldc);
+  const int count = static_cast<int>(b.batch);
+  const cublasOperation_t ta = op(s.transa), tb = op(s.transb);
+  switch (s.type) {
+    case 'S':
+      return e.s(h, ta, tb, m, n, k, &f1, static_cast<const float*>(A), lda, z.sa, static_cast<const float*>(B), ldb,
+                 z.sb, &f0, static_cast<float*>(C), ldc, z.sc, count);
+    case 'D':
+      return e.d(h, ta, tb, m, n, k, &d1, static_cast<const double*>(A), lda, z.sa, static_cast<const double*>(B),
+                 ldb, z.sb, &d0, static_cast<double*>(C), ldc, z.sc, count);
+    case 'C':
+      return e.c(h, ta, tb, m, n, k, &c1, static_cast<const cuComplex*>(A), lda, z.sa,
+                 static_cast<const cuComplex*>(B), ldb, z.sb, &c0,
+                 static_cast<cuComplex*>(C), ldc, z.sc, count);
+    case 'Z':
+      return e.z(h, ta, tb, m, n, k, &z1, static_cast<const cuDoubleComplex*>(A), lda, z.sa,
+                 static_cast<const cuDoubleComplex*>(B), ldb, z.sb, &z0,
+                 static_cast<cuDoubleComplex*>(C), ldc, z.sc, count);
+    default: {  // H, B
+      const cudaDataType t = s.type == 'H' ? CUDA_R_16F : CUDA_R_16BF;
+      return e.ex(h, ta, tb, m, n, k, &f1, A, t, lda, z.sa, B, t, ldb, z.sb, &f0, C, t, ldc, z.sc, count,
+                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    }
+  }
+}
+
+struct Options {
+  std::string shapes;
+  std::string csv = "batched-bench.csv";
+  std::string filter;
+  std::string library = bench::default_library_path();
+  int reps = 0;
+  double budget_ms = 200;
+  int warmup = 2;
+  std::uint64_t seed = 0;
+};
+
+struct Row {
+  Batched b;
+  double ptx_tflops = std::nan(""), cublas_tflops = std::nan("");
+  std::string check, kernel;
+};
+
+// Operand sets enough to make ~2x L2 together (at most 8, ~4 GB), so that the timed calls do not
+// find their inputs in L2 from the previous call; two C buffers for the check.
+struct Buffers {
+  std::vector<bench::DeviceBuffer> a, b, c;
+  bench::DeviceBuffer check_ptx, check_ref;
+  std::size_t c_bytes;
+};
+
+Buffers make_buffers(const Batched& x, std::size_t l2_bytes, std::uint64_t& rng) {
+  const Sizes z = sizes(x.s);
+  const std::size_t es = bench::elem_bytes(x.s.type), count = static_cast<std::size_t>(x.batch);
+  const std::size_t a = z.l.a_elems * count, b = z.l.b_elems * count, c = z.l.c_elems * count;
+  const std::size_t set_bytes = (a + b + c) * es;
+  const std::size_t sets = std::clamp<std::size_t>(
+      std::min((2 * l2_bytes + set_bytes - 1) / set_bytes, (std::size_t{4} << 30) / set_bytes), 1, 8);
+  Buffers w{{}, {}, {}, bench::DeviceBuffer(c * es), bench::DeviceBuffer(c * es), c * es};
+  for (std::size_t i = 0; i < sets; ++i) {
+    w.a.emplace_back(a * es);
+    w.b.emplace_back(b * es);
+    w.c.emplace_back(c * es);
+    bench::fill_random(x.s.type, a, w.a.back().get(), rng);
+    bench::fill_random(x.s.type, b, w.b.back().get(), rng);
+    CUDA_CHECK(cudaMemset(w.c.back().get(), 0, c * es));
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());  // pageable copies may still be in flight
+  return w;
+}
+
+std::vector<unsigned char> download(const bench::DeviceBuffer& d, std::size_t bytes) {
+  std::vector<unsigned char> h(bytes);
+  CUDA_CHECK(cudaMemcpy(h.data(), d.get(), bytes, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+struct Ctx {
+  cublasHandle_t handle;
+  cudaStream_t stream;
+  bench::CallTimer& timer;
+  std::size_t l2_bytes;
+  std::uint64_t rng;
+  const Options& opt;
+  Entries ptx;
+};
+
+// Warm-up, then ptxblas and cuBLAS in alternating blocks (two each), then the check.
+Row run_one(Ctx& x, const Batched& b) {
+  Buffers w = make_buffers(b, x.l2_bytes, x.rng);
+  Row row;
+  row.b = b;
+  std::size_t next = 0;  // rotating operand set of the next call
+  cublasStatus_t ptx_status = CUBLAS_STATUS_SUCCESS;
+  auto call = [&](const Entries& e, bool ptx) {
+    const std::size_t i = next++ % w.a.size();
+    const cublasStatus_t st = run_batched(e, x.handle, b, w.a[i].get(), w.b[i].get(), w.c[i].get());
+    if (ptx) {
+      if (st != CUBLAS_STATUS_SUCCESS && ptx_status == CUBLAS_STATUS_SUCCESS) ptx_status = st;
+      return st == CUBLAS_STATUS_SUCCESS;
+    }
+    CUBLAS_CHECK(st);
+    return true;
+  };
+  const std::function<bool()> ptx_call = [&] { return call(x.ptx, true); };
+  const std::function<bool()> ref_call = [&] { return call(kCublas, false); };
+
+  for (int i = 0; i < x.opt.warmup; ++i) {
+    ptx_call();
+    ref_call();
+  }
+  CUDA_CHECK(cudaStreamSynchronize(x.stream));
+  const std::string warm = bench::last_ptxblas_call();
+  const bool ptx_ok = ptx_status == CUBLAS_STATUS_SUCCESS && !starts_with(warm, "error");
+
+  auto reps_for = [&](const std::function<bool()>& f) {
+    if (x.opt.reps > 0) return x.opt.reps;
+    std::vector<float> probe;
+    return x.timer.time(3, f, probe) ? bench::auto_reps(bench::median(probe), x.opt.budget_ms) : 5;
+  };
+  const int ptx_reps = ptx_ok ? reps_for(ptx_call) : 0, ref_reps = reps_for(ref_call);
+  std::vector<float> ptx_ms, ref_ms;
+  for (int round = 0; round < 2; ++round) {
+    if (ptx_ok && !x.timer.time((ptx_reps + 1) / 2, ptx_call, ptx_ms)) ptx_ms.clear();
+    x.timer.time((ref_reps + 1) / 2, ref_call, ref_ms);
+  }
+  const double flops = bench::flops(b.s) * static_cast<double>(b.batch);
+  row.cublas_tflops = flops / bench::median(ref_ms) * 1e-9;
+
+  // Both into NaN-poisoned C from operand set 0.
+  CUDA_CHECK(cudaMemsetAsync(w.check_ptx.get(), 0xFF, w.c_bytes, x.stream));
+  CUDA_CHECK(cudaMemsetAsync(w.check_ref.get(), 0xFF, w.c_bytes, x.stream));
+  const cublasStatus_t sp = run_batched(x.ptx, x.handle, b, w.a[0].get(), w.b[0].get(), w.check_ptx.get());
+  row.kernel = bench::last_ptxblas_call();
+  CUBLAS_CHECK(run_batched(kCublas, x.handle, b, w.a[0].get(), w.b[0].get(), w.check_ref.get()));
+  CUDA_CHECK(cudaStreamSynchronize(x.stream));
+  if (!ptx_ok || ptx_ms.empty() || sp != CUBLAS_STATUS_SUCCESS || starts_with(row.kernel, "error")) {
+    row.check = "ERROR";
+    if (sp != CUBLAS_STATUS_SUCCESS) row.kernel = std::string("status ") + cublasGetStatusName(sp) + ": " + row.kernel;
+    return row;
+  }
+  row.ptx_tflops = flops / bench::median(ptx_ms) * 1e-9;
+  const bench::CheckResult c =
+      bench::compare(b.s.type, b.s.k, download(w.check_ptx, w.c_bytes), download(w.check_ref, w.c_bytes));
+  row.check = !c.ok ? "MISMATCH" : starts_with(row.kernel, "forwarded") ? "FORWARDED" : "ok";
+  if (!c.ok)
+    std::fprintf(stderr, "%c %c%c %lld %lld %lld x%lld: max relative difference %.3g (tolerance %.3g)%s\n", b.s.type,
+                 b.s.transa, b.s.transb, static_cast<long long>(b.s.m), static_cast<long long>(b.s.n),
+                 static_cast<long long>(b.s.k), static_cast<long long>(b.batch), c.rel_err, c.tolerance,
+                 c.nan ? ", NaN or Inf in the output" : "");
+  return row;
+}
+
+// The CSV has no quoting: commas become ';'.
+std::string csv_field(std::string s) {
+  std::replace(s.begin(), s.end(), ',', ';');
+  return s;
+}
+
+void print_row(std::FILE* f, const Row& r, bool csv) {
+  const bench::Shape& s = r.b.s;
+  const char trans[3] = {s.transa, s.transb, '\0'};
+  const char* fmt = csv ? "%c,%s,%lld,%lld,%lld,%lld,%.4g,%.4g,%.4g,%s,%s\n"
+                        : "%-4c %-5s %6lld %6lld %6lld %6lld %14.2f %13.2f %6.3f %-9s %s\n";
+  std::fprintf(f, fmt, s.type, trans, static_cast<long long>(s.m), static_cast<long long>(s.n),
+               static_cast<long long>(s.k), static_cast<long long>(r.b.batch), r.ptx_tflops, r.cublas_tflops,
+               r.ptx_tflops / r.cublas_tflops, r.check.c_str(), (csv ? csv_field(r.kernel) : r.kernel).c_str());
+  std::fflush(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"ptxblas-bench-batched: strided-batched GEMM, ptxblas (dlopen'ed libptxblas.so) against cuBLAS"};
+  app.add_option("--shapes", o.shapes, "shape file: TYPE TRANSA TRANSB M N K BATCH per line (default: built in)");
+  app.add_option("--csv", o.csv, "write the table to this CSV file (\"\": none)")->capture_default_str();
+  app.add_option("--filter", o.filter, "only shapes of this type letter");
+  app.add_option("--reps", o.reps, "timed calls per implementation and shape (default: auto, 5..200)")
+      ->check(ptxblas::cli::kNonNegative);
+  app.add_option("--max-ms", o.budget_ms, "auto reps: about this many ms per implementation and shape")
+      ->capture_default_str()
+      ->check(ptxblas::cli::kPositive);
+  app.add_option("--warmup", o.warmup, "untimed calls per implementation first")->capture_default_str()
+      ->check(ptxblas::cli::kNonNegative);
+  app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
+  app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<Batched> shapes;
+  try {
+    shapes = o.shapes.empty() ? builtin_shapes() : read_shapes(o.shapes);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  std::erase_if(shapes, [&](const Batched& b) { return !o.filter.empty() && o.filter != std::string(1, b.s.type); });
+  if (shapes.empty()) {
+    std::fprintf(stderr, "no shape to run\n");
+    return 2;
+  }
+
+  int devices = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
+    std::printf("no GPU: benchmark skipped (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    return 0;
+  }
+  CUDA_CHECK(cudaSetDevice(0));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  bench::load_ptxblas(o.library);
+  cublasHandle_t handle = nullptr;
+  cudaStream_t stream = nullptr;
+  CUBLAS_CHECK(cublasCreate(&handle));
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  CUBLAS_CHECK(cublasSetStream(handle, stream));
+  int version = 0;
+  CUBLAS_CHECK(cublasGetVersion(handle, &version));
+  if (o.seed == 0) o.seed = std::random_device{}() | 1ull;
+  std::printf("device %s sm_%d%d SMs %d L2 %d MB\ncublas_version %d\nlibrary %s\nshapes %s (%zu)  seed %llu\n",
+              prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20, version,
+              o.library.c_str(), o.shapes.empty() ? "built in" : o.shapes.c_str(), shapes.size(),
+              static_cast<unsigned long long>(o.seed));
+
+  std::FILE* csv = nullptr;
+  if (!o.csv.empty()) {
+    csv = std::fopen(o.csv.c_str(), "w");
+    if (!csv) {
+      std::perror(o.csv.c_str());
+      return 2;
+    }
+    std::fprintf(csv, "type,trans,m,n,k,batch,ptxblas_tflops,cublas_tflops,ratio,check,kernel\n");
+  }
+  bench::CallTimer timer(stream);
+  Ctx ctx{handle, stream, timer, static_cast<std::size_t>(prop.l2CacheSize), o.seed, o, ptxblas_entries(o.library)};
+  std::printf("%-4s %-5s %6s %6s %6s %6s %14s %13s %6s %-9s %s\n", "type", "trans", "m", "n", "k", "batch",
+              "ptxblas_tflops", "cublas_tflops", "ratio", "check", "kernel");
+  std::map<char, std::pair<double, int>> log_ratio;  // per type: sum of log(ratio), count
+  bool all_ok = true;
+  for (const Batched& b : shapes) {
+    const Row r = run_one(ctx, b);
+    print_row(stdout, r, false);
+    if (csv) print_row(csv, r, true);
+    all_ok = all_ok && r.check == "ok";
+    const double ratio = r.ptx_tflops / r.cublas_tflops;
+    if (std::isfinite(ratio) && ratio > 0) {
+      log_ratio[b.s.type].first += std::log(ratio);
+      ++log_ratio[b.s.type].second;
+    }
+  }
+  std::printf("geomean ratio");
+  for (const auto& [type, acc] : log_ratio) std::printf(" %c %.3f", type, std::exp(acc.first / acc.second));
+  std::printf("\n");
+  if (csv) std::fclose(csv);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUBLAS_CHECK(cublasDestroy(handle));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  return all_ok ? 0 : 1;
+}

@@ -1,0 +1,55 @@
+// The strided-batch plan (dispatch/batched_plan.hpp): one legal batched tile per call, K never
+// split, small tiles where the batch fills no wave, the largest where it fills many.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "batched_plan.hpp"
+#include "resources.hpp"
+
+namespace ptxblas::dispatch {
+namespace {
+
+constexpr int kSms = 132;
+
+GemmCall batch_call(gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+  GemmCall c;
+  c.data = t;
+  c.op_a = gen::Op::T;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.batch = batch;
+  return c;
+}
+
+TEST(BatchedPlan, IsLegalUnsplitAndBatchedForEveryTypeAndFamily) {
+  for (gen::DataType t : {gen::DataType::F16, gen::DataType::BF16, gen::DataType::F32, gen::DataType::F64,
+                          gen::DataType::C32, gen::DataType::C64})
+    for (bool wgmma : {false, true}) {
+      if (wgmma && t != gen::DataType::F16 && t != gen::DataType::BF16) continue;
+      for (std::int64_t batch : {2, 40, 70000})
+        for (std::int64_t size : {8, 100, 1024}) {
+          const Plan p = plan_batched(batch_call(t, size, size + 3, size, batch), wgmma, kSms);
+          SCOPED_TRACE(gen::kernel_name(p.config));
+          EXPECT_TRUE(p.config.batched);
+          EXPECT_EQ(p.kg, 1);
+          EXPECT_EQ(p.config.family == gen::Family::Wgmma, wgmma);
+          EXPECT_EQ(gen::why_illegal(p.config), "");
+        }
+    }
+}
+
+TEST(BatchedPlan, TakesSmallTilesBelowAWaveAndLargeOnesOverMany) {
+  // 8 entries of 64 x 64: one 32 x 32 block each would leave the SMs idle, so the smallest tile.
+  const Plan few = plan_batched(batch_call(gen::DataType::F64, 64, 64, 512, 8), false, kSms);
+  const Plan many = plan_batched(batch_call(gen::DataType::F64, 1024, 1024, 512, 64), false, kSms);
+  EXPECT_LT(few.config.ml * few.config.nl, many.config.ml * many.config.nl);
+  // 128 x 128 entries on wgmma: a tile of 128 x 256 would pad every entry to twice its size.
+  const Plan h = plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 512), true, kSms);
+  EXPECT_LE(h.config.nl, 128);
+  EXPECT_EQ(128 % h.config.ml, 0);
+}
+
+}  // namespace
+}  // namespace ptxblas::dispatch
