@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <functional>
 #include <map>
 #include <random>
@@ -30,6 +31,7 @@
 #include "check.hpp"
 #include "cli_checks.hpp"
 #include "gemm_call.hpp"
+#include "gpu_session.hpp"
 #include "status.hpp"
 #include "suite.hpp"
 #include "timing.hpp"
@@ -351,22 +353,12 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    std::printf("no GPU: benchmark skipped (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-    return 0;
-  }
-  CUDA_CHECK(cudaSetDevice(0));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  bench::load_ptxblas(o.library);
-  cublasHandle_t handle = nullptr;
-  cudaStream_t stream = nullptr;
-  CUBLAS_CHECK(cublasCreate(&handle));
-  CUDA_CHECK(cudaStreamCreate(&stream));
-  CUBLAS_CHECK(cublasSetStream(handle, stream));
-  int version = 0;
-  CUBLAS_CHECK(cublasGetVersion(handle, &version));
+  const std::optional<bench::GpuSession> session = bench::open_gpu_session(o.library);
+  if (!session) return 0;
+  const cudaDeviceProp& prop = session->prop;
+  cublasHandle_t handle = session->handle;
+  cudaStream_t stream = session->stream;
+  const int version = session->cublas_version;
   if (o.seed == 0) o.seed = std::random_device{}() | 1ull;
   std::printf("device %s sm_%d%d SMs %d L2 %d MB\ncublas_version %d\nlibrary %s\nshapes %s (%zu)  seed %llu\n",
               prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20, version,

@@ -11,12 +11,14 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cli_checks.hpp"
 #include "gemm_call.hpp"
+#include "gpu_session.hpp"
 #include "output.hpp"
 #include "run_shape.hpp"
 #include "status.hpp"
@@ -119,24 +121,13 @@ int main(int argc, char** argv) {
 
   const std::vector<bench::Shape> shapes = selected_shapes(o);
 
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    std::printf("no GPU: benchmark skipped (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-    return 0;
-  }
-  CUDA_CHECK(cudaSetDevice(0));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  bench::load_ptxblas(o.library);
-
-  cublasHandle_t handle = nullptr;
-  cudaStream_t stream = nullptr;
-  CUBLAS_CHECK(cublasCreate(&handle));
-  CUDA_CHECK(cudaStreamCreate(&stream));
-  CUBLAS_CHECK(cublasSetStream(handle, stream));
+  const std::optional<bench::GpuSession> session = bench::open_gpu_session(o.library);
+  if (!session) return 0;
+  const cudaDeviceProp& prop = session->prop;
+  cublasHandle_t handle = session->handle;
+  cudaStream_t stream = session->stream;
   if (o.atomics) CUBLAS_CHECK(cublasSetAtomicsMode(handle, CUBLAS_ATOMICS_ALLOWED));
-  int version = 0;
-  CUBLAS_CHECK(cublasGetVersion(handle, &version));
+  const int version = session->cublas_version;
   if (o.seed == 0) o.seed = std::random_device{}() | 1ull;
 
   std::printf("device %s sm_%d%d SMs %d L2 %d MB\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount,

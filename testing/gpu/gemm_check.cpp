@@ -7,31 +7,13 @@
 #include <cstring>
 #include <sstream>
 
+#include "device_buffer.hpp"
 #include "gpu_env.hpp"
 
 namespace gputest {
 namespace {
 
 constexpr std::size_t kGuard = 64;  // elements after C that nobody may write
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  explicit DeviceBuffer(std::size_t n) : bytes(std::max<std::size_t>(n, 16)) {
-    if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
-  }
-  ~DeviceBuffer() {
-    if (p) cudaFree(p);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-#define TRY_CUDA(expr)                                                                 \
-  do {                                                                                 \
-    const cudaError_t e_ = (expr);                                                     \
-    if (e_ != cudaSuccess) return {std::string(#expr) + ": " + cudaGetErrorString(e_), {}}; \
-  } while (0)
 
 // Column-major rows x cols with leading dimension ld: random in the matrix, NaN in the padding
 // rows (a kernel that reads them would show it).

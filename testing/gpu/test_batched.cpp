@@ -22,6 +22,7 @@
 
 #include "entries.hpp"
 #include "gemm_check.hpp"
+#include "device_buffer.hpp"
 #include "gpu_env.hpp"
 #include "host_math.hpp"
 
@@ -49,24 +50,6 @@ std::string describe(const BatchedEntry& e, const Batch& b) {
   os << gputest::describe(e.types(), b.g) << " strides " << b.sa << "/" << b.sb << "/" << b.sc << " batch " << b.count;
   return os.str();
 }
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) {
-    if (cudaMalloc(&p, std::max<std::size_t>(bytes, 16)) != cudaSuccess) p = nullptr;
-  }
-  ~DeviceBuffer() {
-    if (p) cudaFree(p);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-#define TRY_CUDA(expr)                                                                      \
-  do {                                                                                      \
-    const cudaError_t e_ = (expr);                                                          \
-    if (e_ != cudaSuccess) return {std::string(#expr) + ": " + cudaGetErrorString(e_), {}}; \
-  } while (0)
 
 // Elements spanned by `count` entries `stride` apart, each `ld` x `cols`, and the guard.
 std::size_t span(std::int64_t ld, std::int64_t cols, long long stride, std::int64_t count) {
