@@ -251,8 +251,10 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
   bool queued = false;  // a failure after the first launch leaves part of C updated
   for (std::int64_t e0 = 0; e0 < batch; e0 += gen::kMaxGridZ) {
     const std::int64_t entries = std::min(gen::kMaxGridZ, batch - e0);
+    // The chunk's first entry: its operands, or with pointer arrays its elements of them.
     const auto at = [&](const void* p, std::int64_t stride) {
-      return reinterpret_cast<std::uint64_t>(p) + static_cast<std::uint64_t>(e0 * stride * es);
+      const std::int64_t step = cfg.batch_pointers ? 8 : stride * es;
+      return reinterpret_cast<std::uint64_t>(p) + static_cast<std::uint64_t>(e0 * step);
     };
     std::uint64_t a = at(call.a, stride_a), b = at(call.b, stride_b), c = at(call.c, stride_c);
     for (std::int64_t n0 = 0; n0 < call.n; n0 += chunk_cols) {
@@ -277,7 +279,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
         params[next++] = &maps[0];
         params[next++] = &maps[1];
       }
-      if (cfg.batched) {
+      if (cfg.batched && !cfg.batch_pointers) {
         params[next++] = &stride_a;
         params[next++] = &stride_b;
         params[next++] = &stride_c;
@@ -314,8 +316,9 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, const D
     out.detail = "dimension beyond 32-bit kernel indexing";
     return false;
   }
-  // Complex elements are moved as v2 loads/stores: each pointer must be aligned to a whole element.
-  const auto align = static_cast<std::uintptr_t>(gen::storage_bytes(call.data));
+  // Complex elements are moved as v2 loads/stores: each pointer must be aligned to a whole element
+  // (arrays of entries' pointers: each pointer, 8 bytes).
+  const auto align = static_cast<std::uintptr_t>(call.pointer_arrays ? 8 : gen::storage_bytes(call.data));
   for (const void* p : {call.a, call.b, static_cast<const void*>(call.c)})
     if (reinterpret_cast<std::uintptr_t>(p) % align != 0) {
       out.detail = "operand not aligned to its element size";
@@ -337,6 +340,7 @@ bool prepare(const GemmCall& call, const CudaDriver*& d, CUcontext& ctx, const D
 // Which operands the plan's kernel copies in 16-byte vectors for this call (async_stages.hpp).
 // A batch's entries must all be aligned: their strides whole 16-byte units.
 VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
+  if (call.pointer_arrays) return {};
   const std::int64_t es = gen::storage_bytes(call.data);
   auto aligned = [&](const void* p, std::int64_t stride) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (call.batch <= 1 || stride * es % 16 == 0);
@@ -353,6 +357,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   Outcome out;
   // A batch's entries are grid z: K is never split.
   plan.config.batched = call.batch > 1;
+  plan.config.batch_pointers = plan.config.batched && call.pointer_arrays;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync || plan.config.batched) {
     plan.kg = 1;
     plan.kchunk = call.k;
@@ -471,9 +476,15 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     out.detail = "a strided batch of triangular or out-of-place GEMMs";
     return out;
   }
+  const bool wgmma = !call.pointer_arrays && wgmma_fits(call, dev);
+  // Column chunks would advance the arrays, not the entries' pointers.
+  if (call.pointer_arrays && call.n > kMaxGridY * 16) {  // every tile is at least 16 wide
+    out.detail = "pointer-array batch wider than one launch's columns";
+    return out;
+  }
   if (!t_forced)
-    return launch_decided(d, ctx, dev, call, plan_batched(call, wgmma_fits(call, dev), dev.multiprocessors),
-                          std::nullopt, std::nullopt);
+    return launch_decided(d, ctx, dev, call, plan_batched(call, wgmma, dev.multiprocessors), std::nullopt,
+                          std::nullopt);
   Plan plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                              t_forced->tile, 1);
   plan.config.batched = true;

@@ -37,6 +37,8 @@
 //   s64 stride_a, stride_b, stride_c   elements from one batch entry's A (B, C) to the next's;
 //                         block z runs entry z (wgmma: A's and B's tensor maps are 3-D, the
 //                         entries their third dimension), kchunk = k and ws = 0 (no split).
+//                         With KernelConfig::batch_pointers (not wgmma) no strides: A, B and C are
+//                         device arrays of the entries' pointers, entry z's at element z.
 // Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices (batched:
 // over the batch's entries); block: threads() x 1 x 1.
 //

@@ -121,9 +121,9 @@ int raster_bits(int raster) {
 std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const KernelConfig c = canonical(config);
   const int raster = raster_bits(c.raster);
-  if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf || c.ns > 0x7fff) return std::nullopt;
+  if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf || c.ns > 0x3fff) return std::nullopt;
   const int tile[] = {c.ml, c.nl, c.u, c.ms};
-  const int kind[] = {c.ns | c.batched << 15,  // ns below 2^15
+  const int kind[] = {c.ns | c.batch_pointers << 14 | c.batched << 15,  // ns below 2^14
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
@@ -166,7 +166,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";
   if (c.raster) s += "_r" + std::to_string(c.raster);
-  if (c.batched) s += "_bt";
+  if (c.batched) s += c.batch_pointers ? "_btp" : "_bt";
   return s;
 }
 

@@ -99,6 +99,10 @@ struct KernelConfig {
   // maps). Grid z is then the batch, so K is never split: not with fused_split, atomic_add, fill,
   // band or out_of_place. Like fill, a variant the launcher asks for.
   bool batched = false;
+  // With batched: p_a, p_b and p_c are device arrays of the entries' pointers (cuBLAS's
+  // ?gemmBatched) instead of the first entry's, and there are no stride parameters. Not wgmma
+  // (its tensor maps are made per operand on the host).
+  bool batch_pointers = false;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {

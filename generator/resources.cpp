@@ -130,6 +130,8 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
   if (c.raster && c.band) return "banded kernels keep their own block order (no raster)";
   if (c.batched && (c.fused_split || c.atomic_add || c.fill || c.band || c.out_of_place))
     return "batched kernels run one entry a block z: no split-K, fill, band or out-of-place variant";
+  if (c.batch_pointers && (!c.batched || c.family == Family::Wgmma))
+    return "arrays of pointers are for batched SIMT and mma kernels";
   if (c.family == Family::Wgmma) {
     if (c.kl != 1 || c.ks != 1) return "wgmma kernels take kl 1 and ks 1";
     if (c.fused_split) return "fused split-K is for SIMT and mma kernels without KL or atomics";

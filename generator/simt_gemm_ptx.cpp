@@ -76,7 +76,8 @@ class Emitter {
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
     s += "  .param .s32 p_fill, .param .s32 p_fill_diag, .param .s64 p_d_offset, .param .u64 p_tile_counts";
     if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
-    if (c_.batched) s += ",\n  .param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c";
+    if (c_.batched && !c_.batch_pointers)
+      s += ",\n  .param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c";
     s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
@@ -312,9 +313,21 @@ class Emitter {
   }
 
   // Batched: this block's entry is block z; A, B and C start z times their strides further on
-  // (wgmma reads A and B through tensor maps instead, with the entry as a third coordinate).
+  // (wgmma reads A and B through tensor maps instead, with the entry as a third coordinate), or
+  // with batch_pointers are element z of the arrays p_a, p_b, p_c hold.
   void batch_offsets() {
     ins("mov.u32 " + r("u32", "batch") + ", %ctaid.z");
+    if (c_.batch_pointers) {
+      const std::string slot = r("u64", "bslot");
+      ins("mul.wide.u32 " + slot + ", %batch, 8");
+      for (const char* p : {"a", "b", "c"}) {
+        const std::string g = std::string("%g") + p;
+        ins("add.s64 " + g + ", " + g + ", " + slot);
+        ins("ld.global.u64 " + g + ", [" + g + "]");
+        ins("cvta.to.global.u64 " + g + ", " + g);
+      }
+      return;
+    }
     const std::string z = r("s64", "batch64"), off = r("s64", "boff"), stride = r("s64", "bstride");
     ins("cvt.u64.u32 " + z + ", %batch");
     for (const char* p : {"a", "b", "c"}) {

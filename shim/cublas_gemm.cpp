@@ -1,4 +1,7 @@
-// cublas{S,D,C,Z}gemm_v2, cublasHgemm, their strided-batched forms and the _64 variants of both.
+// cublas{S,D,C,Z}gemm_v2, cublasHgemm, their strided-batched forms, cublas{S,D,C,Z}gemmBatched
+// (arrays of pointers) and the _64 variants of all three. cublasHgemmBatched is not intercepted: a
+// half-precision batch of pointers could run only on mma.sync (wgmma's tensor maps are made per
+// operand on the host), where cuBLAS would be the faster.
 #include <cublas_api.h>
 
 #include "export.hpp"
@@ -59,6 +62,21 @@ cublasStatus_t gemm_strided(const char* entry, cublasHandle_t h, cublasOperation
   });
 }
 
+template <class T, class I>
+cublasStatus_t gemm_batched(const char* entry, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m,
+                            I n, I k, const T* alpha, const T* const A[], I lda, const T* const B[], I ldb,
+                            const T* beta, T* const C[], I ldc, I batch) {
+  using Real = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                  const T* const[], I, const T* const[], I, const T*, T* const[], I, I);
+  // The array of C's pointers is only read; GemmRequest's c is the (writable) output of a plain call.
+  GemmRequest r{entry, h,   ta,   tb, m, n, k, alpha, A, lda, B, ldb, beta, const_cast<T**>(C), ldc, Typed<T>::data,
+                Typed<T>::scalars, batch};
+  r.pointer_arrays = true;
+  return serve_gemm(r, [&] {
+    return call_real<Real>(entry, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);
+  });
+}
+
 }  // namespace
 }  // namespace ptxblas::shim
 
@@ -98,3 +116,20 @@ PTXBLAS_GEMM_STRIDED_ENTRY(cublasDgemmStridedBatched_64, double, int64_t)
 PTXBLAS_GEMM_STRIDED_ENTRY(cublasCgemmStridedBatched_64, cuComplex, int64_t)
 PTXBLAS_GEMM_STRIDED_ENTRY(cublasZgemmStridedBatched_64, cuDoubleComplex, int64_t)
 PTXBLAS_GEMM_STRIDED_ENTRY(cublasHgemmStridedBatched_64, __half, int64_t)
+
+#define PTXBLAS_GEMM_BATCHED_ENTRY(NAME, T, I)                                                                 \
+  PTXBLAS_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n,   \
+                                     I k, const T* alpha, const T* const A[], I lda, const T* const B[], I ldb, \
+                                     const T* beta, T* const C[], I ldc, I batch) {                            \
+    return ptxblas::shim::gemm_batched<T, I>(#NAME, h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,   \
+                                             batch);                                                           \
+  }
+
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasSgemmBatched, float, int)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasDgemmBatched, double, int)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasCgemmBatched, cuComplex, int)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasZgemmBatched, cuDoubleComplex, int)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasSgemmBatched_64, float, int64_t)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasDgemmBatched_64, double, int64_t)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasCgemmBatched_64, cuComplex, int64_t)
+PTXBLAS_GEMM_BATCHED_ENTRY(cublasZgemmBatched_64, cuDoubleComplex, int64_t)

@@ -36,7 +36,7 @@ Decision try_serve(const GemmRequest& r) {
   if (auto d = settle_checked(shape, check_batched_gemm_args(r), empty)) return *d;
   if (ptxblas_disabled()) return {std::nullopt, "PTXBLAS_DISABLE is set"};
   // Entries of C that overlap make the result depend on the order the entries run in.
-  if (r.batch > 1 && r.stride_c < r.ldc * r.n) return {std::nullopt, "strided batch with overlapping C entries"};
+  if (r.batch > 1 && !r.pointer_arrays && r.stride_c < r.ldc * r.n) return {std::nullopt, "strided batch with overlapping C entries"};
   std::string why;
   const std::optional<HandleState> state = read_handle_state(r.handle, why);
   if (!state) return {std::nullopt, why};
@@ -62,6 +62,7 @@ Decision try_serve(const GemmRequest& r) {
   call.stride_a = r.stride_a;
   call.stride_b = r.stride_b;
   call.stride_c = r.stride_c;
+  call.pointer_arrays = r.pointer_arrays;
   call.stream = state->stream;
   call.device_scalars = state->device_scalars;
   call.atomics = state->atomics;

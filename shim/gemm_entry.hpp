@@ -33,6 +33,7 @@ struct GemmRequest {
   // ?gemmStridedBatched: batchCount GEMMs, entry i's operands i strides (elements) further on.
   std::int64_t batch = 1;
   std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+  bool pointer_arrays = false;  // ?gemmBatched: a, b, c are device arrays of the entries' pointers
 };
 
 // Everything but the forwarding itself (which needs the entry point's exact signature).

@@ -5,6 +5,9 @@
 // BATCH` a line ('#' starts a comment). TYPE: S, D, C, Z (cublas?gemmStridedBatched); H and B
 // (cublasGemmStridedBatchedEx on f16 / bf16 with f32 compute and scalars, as torch.bmm calls it).
 // Entries are packed (stride = one entry), alpha = 1, beta = 0.
+// --pointers: the same shapes through cublas{S,D,C,Z}gemmBatched instead (device arrays of the
+// packed entries' pointers, one array per operand and operand set; H and B rows dropped, as
+// cublasHgemmBatched and cublasGemmBatchedEx are not ptxblas's); rows' type is then "SP", "DP", ...
 // Prints a table and `geomean ratio` per type last; writes the table as CSV (--csv).
 // Exit status: 0 all served and matching, 1 a mismatch, an error or a forwarded call, 2 a failed
 // CUDA/cuBLAS call or bad arguments. Without a GPU it says so and exits 0.
@@ -102,13 +105,21 @@ struct Entries {
   decltype(&cublasCgemmStridedBatched) c;
   decltype(&cublasZgemmStridedBatched) z;
   StridedExFn ex;
+  // Arrays of pointers (--pointers).
+  decltype(&cublasSgemmBatched) sp;
+  decltype(&cublasDgemmBatched) dp;
+  decltype(&cublasCgemmBatched) cp;
+  decltype(&cublasZgemmBatched) zp;
 };
 
 const Entries kCublas{&cublasSgemmStridedBatched, &cublasDgemmStridedBatched, &cublasCgemmStridedBatched,
-                      &cublasZgemmStridedBatched, static_cast<StridedExFn>(&cublasGemmStridedBatchedEx)};
+                      &cublasZgemmStridedBatched, static_cast<StridedExFn>(&cublasGemmStridedBatchedEx),
+                      &cublasSgemmBatched,        &cublasDgemmBatched,        &cublasCgemmBatched,
+                      &cublasZgemmBatched};
 
-// ptxblas's, from the library bench::load_ptxblas opened; exits 2 naming a missing one.
-Entries ptxblas_entries(const std::string& path) {
+// ptxblas's, from the library bench::load_ptxblas opened: the strided-batched entries, or with
+// `pointers` the pointer-array ones (the others left null); exits 2 naming a missing one.
+Entries ptxblas_entries(const std::string& path, bool pointers) {
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
   auto get = [&](const char* name) {
     void* f = lib ? dlsym(lib, name) : nullptr;
@@ -118,11 +129,20 @@ Entries ptxblas_entries(const std::string& path) {
     }
     return f;
   };
-  return Entries{reinterpret_cast<decltype(Entries::s)>(get("cublasSgemmStridedBatched")),
-                 reinterpret_cast<decltype(Entries::d)>(get("cublasDgemmStridedBatched")),
-                 reinterpret_cast<decltype(Entries::c)>(get("cublasCgemmStridedBatched")),
-                 reinterpret_cast<decltype(Entries::z)>(get("cublasZgemmStridedBatched")),
-                 reinterpret_cast<StridedExFn>(get("cublasGemmStridedBatchedEx"))};
+  Entries e{};
+  if (pointers) {
+    e.sp = reinterpret_cast<decltype(Entries::sp)>(get("cublasSgemmBatched"));
+    e.dp = reinterpret_cast<decltype(Entries::dp)>(get("cublasDgemmBatched"));
+    e.cp = reinterpret_cast<decltype(Entries::cp)>(get("cublasCgemmBatched"));
+    e.zp = reinterpret_cast<decltype(Entries::zp)>(get("cublasZgemmBatched"));
+    return e;
+  }
+  e.s = reinterpret_cast<decltype(Entries::s)>(get("cublasSgemmStridedBatched"));
+  e.d = reinterpret_cast<decltype(Entries::d)>(get("cublasDgemmStridedBatched"));
+  e.c = reinterpret_cast<decltype(Entries::c)>(get("cublasCgemmStridedBatched"));
+  e.z = reinterpret_cast<decltype(Entries::z)>(get("cublasZgemmStridedBatched"));
+  e.ex = reinterpret_cast<StridedExFn>(get("cublasGemmStridedBatchedEx"));
+  return e;
 }
 
 cublasOperation_t op(char o) { return o == 'N' ? CUBLAS_OP_N : o == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
@@ -174,7 +194,40 @@ cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b,
   }
 }
 
+// The same through cublas?gemmBatched: A, B and C are device arrays of the entries' pointers (S, D,
+// C, Z only).
+cublasStatus_t run_pointers(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
+                            void* C) {
+  const bench::Shape& s = b.s;
+  const Sizes z = sizes(s);
+  const float f1 = 1, f0 = 0;
+  const double d1 = 1, d0 = 0;
+  const cuComplex c1{1, 0}, c0{0, 0};
+  const cuDoubleComplex z1{1, 0}, z0{0, 0};
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const int lda = static_cast<int>(z.l.lda), ldb = static_cast<int>(z.l.ldb), ldc = static_cast<int>(z.l.ldc);
+  const int count = static_cast<int>(b.batch);
+  const cublasOperation_t ta = op(s.transa), tb = op(s.transb);
+  switch (s.type) {
+    case 'S':
+      return e.sp(h, ta, tb, m, n, k, &f1, static_cast<const float* const*>(A), lda,
+                  static_cast<const float* const*>(B), ldb, &f0, static_cast<float* const*>(C), ldc, count);
+    case 'D':
+      return e.dp(h, ta, tb, m, n, k, &d1, static_cast<const double* const*>(A), lda,
+                  static_cast<const double* const*>(B), ldb, &d0, static_cast<double* const*>(C), ldc, count);
+    case 'C':
+      return e.cp(h, ta, tb, m, n, k, &c1, static_cast<const cuComplex* const*>(A), lda,
+                  static_cast<const cuComplex* const*>(B), ldb, &c0, static_cast<cuComplex* const*>(C), ldc, count);
+    case 'Z':
+      return e.zp(h, ta, tb, m, n, k, &z1, static_cast<const cuDoubleComplex* const*>(A), lda,
+                  static_cast<const cuDoubleComplex* const*>(B), ldb, &z0, static_cast<cuDoubleComplex* const*>(C),
+                  ldc, count);
+    default: return CUBLAS_STATUS_NOT_SUPPORTED;  // H, B: dropped before
+  }
+}
+
 struct Options {
+  bool pointers = false;
   std::string shapes;
   std::string csv = "batched-bench.csv";
   std::string filter;
@@ -187,26 +240,39 @@ struct Options {
 
 struct Row {
   Batched b;
+  std::string type;  // the shape's letter, "P" appended for --pointers
   double ptx_tflops = std::nan(""), cublas_tflops = std::nan("");
   std::string check, kernel;
 };
 
 // Operand sets enough to make ~2x L2 together (at most 8, ~4 GB), so that the timed calls do not
-// find their inputs in L2 from the previous call; two C buffers for the check.
+// find their inputs in L2 from the previous call; two C buffers for the check. With pointers: for
+// each set (and each check C) device arrays of its packed entries' pointers too.
 struct Buffers {
   std::vector<bench::DeviceBuffer> a, b, c;
   bench::DeviceBuffer check_ptx, check_ref;
   std::size_t c_bytes;
+  std::vector<bench::DeviceBuffer> pa, pb, pc;
+  std::vector<bench::DeviceBuffer> check_ptrs;  // check_ptx's, check_ref's
 };
 
-Buffers make_buffers(const Batched& x, std::size_t l2_bytes, std::uint64_t& rng) {
+// `count` pointers `stride` bytes apart from `base`, as a device array.
+bench::DeviceBuffer pointer_array(const void* base, std::size_t stride, std::size_t count) {
+  std::vector<const void*> h(count);
+  for (std::size_t i = 0; i < count; ++i) h[i] = static_cast<const unsigned char*>(base) + i * stride;
+  bench::DeviceBuffer d(count * sizeof(void*));
+  CUDA_CHECK(cudaMemcpy(d.get(), h.data(), count * sizeof(void*), cudaMemcpyHostToDevice));
+  return d;
+}
+
+Buffers make_buffers(const Batched& x, bool pointers, std::size_t l2_bytes, std::uint64_t& rng) {
   const Sizes z = sizes(x.s);
   const std::size_t es = bench::elem_bytes(x.s.type), count = static_cast<std::size_t>(x.batch);
   const std::size_t a = z.l.a_elems * count, b = z.l.b_elems * count, c = z.l.c_elems * count;
   const std::size_t set_bytes = (a + b + c) * es;
   const std::size_t sets = std::clamp<std::size_t>(
       std::min((2 * l2_bytes + set_bytes - 1) / set_bytes, (std::size_t{4} << 30) / set_bytes), 1, 8);
-  Buffers w{{}, {}, {}, bench::DeviceBuffer(c * es), bench::DeviceBuffer(c * es), c * es};
+  Buffers w{{}, {}, {}, bench::DeviceBuffer(c * es), bench::DeviceBuffer(c * es), c * es, {}, {}, {}, {}};
   for (std::size_t i = 0; i < sets; ++i) {
     w.a.emplace_back(a * es);
     w.b.emplace_back(b * es);
@@ -214,6 +280,15 @@ Buffers make_buffers(const Batched& x, std::size_t l2_bytes, std::uint64_t& rng)
     bench::fill_random(x.s.type, a, w.a.back().get(), rng);
     bench::fill_random(x.s.type, b, w.b.back().get(), rng);
     CUDA_CHECK(cudaMemset(w.c.back().get(), 0, c * es));
+    if (pointers) {
+      w.pa.push_back(pointer_array(w.a.back().get(), z.l.a_elems * es, count));
+      w.pb.push_back(pointer_array(w.b.back().get(), z.l.b_elems * es, count));
+      w.pc.push_back(pointer_array(w.c.back().get(), z.l.c_elems * es, count));
+    }
+  }
+  if (pointers) {
+    w.check_ptrs.push_back(pointer_array(w.check_ptx.get(), z.l.c_elems * es, count));
+    w.check_ptrs.push_back(pointer_array(w.check_ref.get(), z.l.c_elems * es, count));
   }
   CUDA_CHECK(cudaDeviceSynchronize());  // pageable copies may still be in flight
   return w;
@@ -239,14 +314,24 @@ struct Ctx {
 
 // Warm-up, then ptxblas and cuBLAS in alternating blocks (two each), then the check.
 Row run_one(Ctx& x, const Batched& b) {
-  Buffers w = make_buffers(b, x.l2_bytes, x.rng);
+  const bool pointers = x.opt.pointers;
+  Buffers w = make_buffers(b, pointers, x.l2_bytes, x.rng);
   Row row;
   row.b = b;
+  row.type = std::string(1, b.s.type) + (pointers ? "P" : "");
+  // Operand set i's A and B, into C (check: which == 0 ptxblas's check C, 1 cuBLAS's; -1 the set's).
+  auto launch = [&](const Entries& e, std::size_t i, int which) {
+    if (pointers)
+      return run_pointers(e, x.handle, b, w.pa[i].get(), w.pb[i].get(),
+                          which < 0 ? w.pc[i].get() : w.check_ptrs[static_cast<std::size_t>(which)].get());
+    void* c = which < 0 ? w.c[i].get() : which == 0 ? w.check_ptx.get() : w.check_ref.get();
+    return run_batched(e, x.handle, b, w.a[i].get(), w.b[i].get(), c);
+  };
   std::size_t next = 0;  // rotating operand set of the next call
   cublasStatus_t ptx_status = CUBLAS_STATUS_SUCCESS;
   auto call = [&](const Entries& e, bool ptx) {
     const std::size_t i = next++ % w.a.size();
-    const cublasStatus_t st = run_batched(e, x.handle, b, w.a[i].get(), w.b[i].get(), w.c[i].get());
+    const cublasStatus_t st = launch(e, i, -1);
     if (ptx) {
       if (st != CUBLAS_STATUS_SUCCESS && ptx_status == CUBLAS_STATUS_SUCCESS) ptx_status = st;
       return st == CUBLAS_STATUS_SUCCESS;
@@ -282,9 +367,9 @@ Row run_one(Ctx& x, const Batched& b) {
   // Both into NaN-poisoned C from operand set 0.
   CUDA_CHECK(cudaMemsetAsync(w.check_ptx.get(), 0xFF, w.c_bytes, x.stream));
   CUDA_CHECK(cudaMemsetAsync(w.check_ref.get(), 0xFF, w.c_bytes, x.stream));
-  const cublasStatus_t sp = run_batched(x.ptx, x.handle, b, w.a[0].get(), w.b[0].get(), w.check_ptx.get());
+  const cublasStatus_t sp = launch(x.ptx, 0, 0);
   row.kernel = bench::last_ptxblas_call();
-  CUBLAS_CHECK(run_batched(kCublas, x.handle, b, w.a[0].get(), w.b[0].get(), w.check_ref.get()));
+  CUBLAS_CHECK(launch(kCublas, 0, 1));
   CUDA_CHECK(cudaStreamSynchronize(x.stream));
   if (!ptx_ok || ptx_ms.empty() || sp != CUBLAS_STATUS_SUCCESS || starts_with(row.kernel, "error")) {
     row.check = "ERROR";
@@ -296,7 +381,8 @@ Row run_one(Ctx& x, const Batched& b) {
       bench::compare(b.s.type, b.s.k, download(w.check_ptx, w.c_bytes), download(w.check_ref, w.c_bytes));
   row.check = !c.ok ? "MISMATCH" : starts_with(row.kernel, "forwarded") ? "FORWARDED" : "ok";
   if (!c.ok)
-    std::fprintf(stderr, "%c %c%c %lld %lld %lld x%lld: max relative difference %.3g (tolerance %.3g)%s\n", b.s.type,
+    std::fprintf(stderr, "%s %c%c %lld %lld %lld x%lld: max relative difference %.3g (tolerance %.3g)%s\n",
+                 row.type.c_str(),
                  b.s.transa, b.s.transb, static_cast<long long>(b.s.m), static_cast<long long>(b.s.n),
                  static_cast<long long>(b.s.k), static_cast<long long>(b.batch), c.rel_err, c.tolerance,
                  c.nan ? ", NaN or Inf in the output" : "");
@@ -312,9 +398,9 @@ std::string csv_field(std::string s) {
 void print_row(std::FILE* f, const Row& r, bool csv) {
   const bench::Shape& s = r.b.s;
   const char trans[3] = {s.transa, s.transb, '\0'};
-  const char* fmt = csv ? "%c,%s,%lld,%lld,%lld,%lld,%.4g,%.4g,%.4g,%s,%s\n"
-                        : "%-4c %-5s %6lld %6lld %6lld %6lld %14.2f %13.2f %6.3f %-9s %s\n";
-  std::fprintf(f, fmt, s.type, trans, static_cast<long long>(s.m), static_cast<long long>(s.n),
+  const char* fmt = csv ? "%s,%s,%lld,%lld,%lld,%lld,%.4g,%.4g,%.4g,%s,%s\n"
+                        : "%-4s %-5s %6lld %6lld %6lld %6lld %14.2f %13.2f %6.3f %-9s %s\n";
+  std::fprintf(f, fmt, r.type.c_str(), trans, static_cast<long long>(s.m), static_cast<long long>(s.n),
                static_cast<long long>(s.k), static_cast<long long>(r.b.batch), r.ptx_tflops, r.cublas_tflops,
                r.ptx_tflops / r.cublas_tflops, r.check.c_str(), (csv ? csv_field(r.kernel) : r.kernel).c_str());
   std::fflush(f);
@@ -325,6 +411,9 @@ void print_row(std::FILE* f, const Row& r, bool csv) {
 int main(int argc, char** argv) {
   Options o;
   CLI::App app{"ptxblas-bench-batched: strided-batched GEMM, ptxblas (dlopen'ed libptxblas.so) against cuBLAS"};
+  app.add_flag("--pointers", o.pointers,
+               "time cublas{S,D,C,Z}gemmBatched (device arrays of the entries' pointers) on the same shapes "
+               "instead; H and B shapes are dropped");
   app.add_option("--shapes", o.shapes, "shape file: TYPE TRANSA TRANSB M N K BATCH per line (default: built in)");
   app.add_option("--csv", o.csv, "write the table to this CSV file (\"\": none)")->capture_default_str();
   app.add_option("--filter", o.filter, "only shapes of this type letter");
@@ -348,6 +437,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::erase_if(shapes, [&](const Batched& b) { return !o.filter.empty() && o.filter != std::string(1, b.s.type); });
+  // cublasHgemmBatched and cublasGemmBatchedEx go to cuBLAS: nothing of ptxblas's to time.
+  if (o.pointers) std::erase_if(shapes, [](const Batched& b) { return b.s.type == 'H' || b.s.type == 'B'; });
   if (shapes.empty()) {
     std::fprintf(stderr, "no shape to run\n");
     return 2;
@@ -375,10 +466,16 @@ int main(int argc, char** argv) {
     std::fprintf(csv, "type,trans,m,n,k,batch,ptxblas_tflops,cublas_tflops,ratio,check,kernel\n");
   }
   bench::CallTimer timer(stream);
-  Ctx ctx{handle, stream, timer, static_cast<std::size_t>(prop.l2CacheSize), o.seed, o, ptxblas_entries(o.library)};
+  Ctx ctx{handle,
+          stream,
+          timer,
+          static_cast<std::size_t>(prop.l2CacheSize),
+          o.seed,
+          o,
+          ptxblas_entries(o.library, o.pointers)};
   std::printf("%-4s %-5s %6s %6s %6s %6s %14s %13s %6s %-9s %s\n", "type", "trans", "m", "n", "k", "batch",
               "ptxblas_tflops", "cublas_tflops", "ratio", "check", "kernel");
-  std::map<char, std::pair<double, int>> log_ratio;  // per type: sum of log(ratio), count
+  std::map<std::string, std::pair<double, int>> log_ratio;  // per type: sum of log(ratio), count
   bool all_ok = true;
   for (const Batched& b : shapes) {
     const Row r = run_one(ctx, b);
@@ -387,12 +484,12 @@ int main(int argc, char** argv) {
     all_ok = all_ok && r.check == "ok";
     const double ratio = r.ptx_tflops / r.cublas_tflops;
     if (std::isfinite(ratio) && ratio > 0) {
-      log_ratio[b.s.type].first += std::log(ratio);
-      ++log_ratio[b.s.type].second;
+      log_ratio[r.type].first += std::log(ratio);
+      ++log_ratio[r.type].second;
     }
   }
   std::printf("geomean ratio");
-  for (const auto& [type, acc] : log_ratio) std::printf(" %c %.3f", type, std::exp(acc.first / acc.second));
+  for (const auto& [type, acc] : log_ratio) std::printf(" %s %.3f", type.c_str(), std::exp(acc.first / acc.second));
   std::printf("\n");
   if (csv) std::fclose(csv);
   CUDA_CHECK(cudaStreamSynchronize(stream));

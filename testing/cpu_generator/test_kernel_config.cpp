@@ -155,6 +155,18 @@ TEST(KernelConfig, BatchedVariantIsNamedKeyedAndPlainOnly) {
     EXPECT_EQ(ptx.find("bulk.tensor.2d"), std::string::npos);
     if (t.family == Family::Wgmma) EXPECT_NE(ptx.find("bulk.tensor.3d"), std::string::npos);
     EXPECT_EQ(generate_simt_gemm(c, 90).ptx.find("p_stride_a"), std::string::npos);
+    // Arrays of the entries' pointers: no strides, SIMT and mma only.
+    KernelConfig p = b;
+    p.batch_pointers = true;
+    EXPECT_EQ(kernel_name(p), kernel_name(c) + "_btp");
+    ASSERT_TRUE(config_key(p));
+    EXPECT_FALSE(*config_key(p) == *config_key(b));
+    EXPECT_EQ(why_illegal(p).empty(), t.family != Family::Wgmma);
+    if (t.family != Family::Wgmma) {
+      const std::string pptx = generate_simt_gemm(p, 90).ptx;
+      EXPECT_EQ(pptx.find("p_stride_a"), std::string::npos);
+      EXPECT_NE(pptx.find("ld.global.u64"), std::string::npos);
+    }
     for (auto variant : {&KernelConfig::fill, &KernelConfig::out_of_place, &KernelConfig::fused_split}) {
       KernelConfig v = b;
       v.*variant = true;

@@ -414,7 +414,7 @@ TEST(PtxasFamilies, SplitKReductionsAssemble) {
     }
 }
 
-// The strided-batch variant of every catalogued tile (the tiles dispatch's plan_batched picks
+// The strided-batch variant of every catalogued tile (and of the SIMT and mma ones, the pointer-array variant) (the tiles dispatch's plan_batched picks
 // from) assembles without spills, at the plain kernel's occupancy within one block per SM.
 TEST(PtxasFamilies, BatchedCatalogueAssembles) {
   std::vector<KernelConfig> configs;
@@ -442,5 +442,13 @@ TEST(PtxasFamilies, BatchedCatalogueAssembles) {
     EXPECT_GE(resident_blocks(rb.registers, kb.resources.threads) + 1, resident_blocks(rp.registers, kp.resources.threads))
         << rb.registers << " registers against the plain kernel's " << rp.registers;
     std::printf("%s: %d registers (plain %d)\n", kb.name.c_str(), rb.registers, rp.registers);
+    if (plain.family == Family::Wgmma) continue;
+    b.batch_pointers = true;  // arrays of the entries' pointers
+    const GeneratedKernel kq = generate_simt_gemm(b, 90);
+    const PtxasReport rq = run_ptxas(kq.ptx, 90);
+    ASSERT_TRUE(rq.ok) << rq.log;
+    EXPECT_EQ(rq.spill_bytes, 0);
+    EXPECT_GE(resident_blocks(rq.registers, kq.resources.threads) + 1, resident_blocks(rp.registers, kp.resources.threads))
+        << kq.name << ": " << rq.registers << " registers against the plain kernel's " << rp.registers;
   }
 }

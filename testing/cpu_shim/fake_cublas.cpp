@@ -58,6 +58,17 @@ cublasStatus_t record_strided(const char* entry, cublasHandle_t h, cublasOperati
   return s;
 }
 
+// record() for cublas?gemmBatched: the arrays of pointers as given (never read), and batchCount.
+template <class I>
+cublasStatus_t record_pointers(const char* entry, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m,
+                               I n, I k, const void* alpha, const void* Aarray, I lda, const void* Barray, I ldb,
+                               const void* beta, const void* Carray, I ldc, I batch) {
+  const cublasStatus_t s = record<I>(entry, h, ta, tb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+                                     const_cast<void*>(Carray), ldc);
+  g_state.last.batch = batch;
+  return s;
+}
+
 cublasStatus_t query() {
   ++g_state.handle_queries;
   return static_cast<cublasStatus_t>(g_state.handle_status);
@@ -144,5 +155,22 @@ FAKE_GEMM_STRIDED(cublasHgemmStridedBatched_64, __half, int64_t)
 
 FAKE_GEMM_STRIDED_EX(cublasGemmStridedBatchedEx, int)
 FAKE_GEMM_STRIDED_EX(cublasGemmStridedBatchedEx_64, int64_t)
+
+#define FAKE_GEMM_BATCHED(NAME, T, I)                                                                          \
+  cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, I m, I n, I k,              \
+                      const T* alpha, const T* const Aarray[], I lda, const T* const Barray[], I ldb,            \
+                      const T* beta, T* const Carray[], I ldc, I batch) {                                        \
+    return record_pointers<I>(#NAME, h, ta, tb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc,     \
+                              batch);                                                                            \
+  }
+
+FAKE_GEMM_BATCHED(cublasSgemmBatched, float, int)
+FAKE_GEMM_BATCHED(cublasDgemmBatched, double, int)
+FAKE_GEMM_BATCHED(cublasCgemmBatched, cuComplex, int)
+FAKE_GEMM_BATCHED(cublasZgemmBatched, cuDoubleComplex, int)
+FAKE_GEMM_BATCHED(cublasSgemmBatched_64, float, int64_t)
+FAKE_GEMM_BATCHED(cublasDgemmBatched_64, double, int64_t)
+FAKE_GEMM_BATCHED(cublasCgemmBatched_64, cuComplex, int64_t)
+FAKE_GEMM_BATCHED(cublasZgemmBatched_64, cuDoubleComplex, int64_t)
 
 }  // extern "C"

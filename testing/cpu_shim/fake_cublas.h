@@ -16,7 +16,9 @@ struct FakeCublasCall {
   void* c;
   int atype, btype, ctype, compute, algo;  // GemmEx only; -1 otherwise
   long long stride_a, stride_b, stride_c;  // strided-batched entries only; 0 otherwise
-  std::int64_t batch;                      // batchCount of a strided-batched entry; 0 otherwise
+  std::int64_t batch;                      // batchCount of a batched entry (strided or arrays of pointers); 0 otherwise
+  // cublas?gemmBatched[_64]: a, b and c are the device arrays of the entries' pointers (Aarray,
+  // Barray, Carray) as passed, never read.
 };
 
 struct FakeCublas {

@@ -39,6 +39,19 @@ GemmFn adapt(cublasStatus_t (*f)(cublasHandle_t, cublasOperation_t, cublasOperat
   };
 }
 
+// The pointer-array form (cublas?gemmBatched): a, b and c are the device arrays of the entries'
+// pointers, batchCount last.
+template <class T, class I>
+GemmFn adapt(cublasStatus_t (*f)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I, const T*,
+                                 const T* const*, I, const T* const*, I, const T*, T* const*, I, I)) {
+  return [f](const GemmArgs& x) {
+    return f(x.handle, x.transa, x.transb, static_cast<I>(x.m), static_cast<I>(x.n), static_cast<I>(x.k),
+             static_cast<const T*>(x.alpha), static_cast<const T* const*>(x.a), static_cast<I>(x.lda),
+             static_cast<const T* const*>(x.b), static_cast<I>(x.ldb), static_cast<const T*>(x.beta),
+             static_cast<T* const*>(x.c), static_cast<I>(x.ldc), static_cast<I>(x.batch));
+  };
+}
+
 // Typed by cublas_api.h's own declaration of `sym`; empty where the library lacks it.
 #define PTXBLAS_TYPED(sym) \
   if (symbol == #sym) return p ? adapt(reinterpret_cast<decltype(&sym)>(p)) : GemmFn{}
@@ -65,6 +78,14 @@ GemmFn resolve_typed(const std::string& symbol) {
   PTXBLAS_TYPED(cublasCgemmStridedBatched_64);
   PTXBLAS_TYPED(cublasZgemmStridedBatched_64);
   PTXBLAS_TYPED(cublasHgemmStridedBatched_64);
+  PTXBLAS_TYPED(cublasSgemmBatched);
+  PTXBLAS_TYPED(cublasDgemmBatched);
+  PTXBLAS_TYPED(cublasCgemmBatched);
+  PTXBLAS_TYPED(cublasZgemmBatched);
+  PTXBLAS_TYPED(cublasSgemmBatched_64);
+  PTXBLAS_TYPED(cublasDgemmBatched_64);
+  PTXBLAS_TYPED(cublasCgemmBatched_64);
+  PTXBLAS_TYPED(cublasZgemmBatched_64);
   throw std::invalid_argument("not a typed GEMM entry: " + symbol);
 }
 #undef PTXBLAS_TYPED
@@ -161,6 +182,12 @@ std::vector<EntrySpec> make_entries() {
         v.push_back({sym + "_" + c.name, "cublas" + sym, c.scal, true, c.type, c.compute, batched});
       }
   }
+  for (const char* suffix : {"", "_64"})
+    for (const Typed& t : typed) {
+      if (t.scal == Scal::F16) continue;  // cublasHgemmBatched goes straight to cuBLAS
+      const std::string name = std::string(1, t.name[0]) + "gemmBatched" + suffix;
+      v.push_back({name, "cublas" + name, t.scal, false, CUDA_R_32F, CUBLAS_COMPUTE_32F, true, true});
+    }
   return v;
 }
 
@@ -173,14 +200,22 @@ const std::vector<EntrySpec>& gemm_entries() {
 
 std::vector<std::string> gemm_entry_names() {
   std::vector<std::string> names;
-  for (const EntrySpec& e : gemm_entries()) names.push_back(e.name);
+  for (const EntrySpec& e : gemm_entries())
+    if (!e.pointers) names.push_back(e.name);
   return names;
 }
 
 std::vector<std::string> batched_gemm_entry_names() {
   std::vector<std::string> names;
   for (const EntrySpec& e : gemm_entries())
-    if (e.batched) names.push_back(e.name);
+    if (e.batched && !e.pointers) names.push_back(e.name);
+  return names;
+}
+
+std::vector<std::string> pointer_gemm_entry_names() {
+  std::vector<std::string> names;
+  for (const EntrySpec& e : gemm_entries())
+    if (e.pointers) names.push_back(e.name);
   return names;
 }
 

@@ -19,15 +19,18 @@ struct EntrySpec {
   bool ex = false;     // GemmEx / GemmStridedBatchedEx and their _64: the types below are passed
   cudaDataType type = CUDA_R_32F;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  bool batched = false;  // a strided-batched entry: GemmArgs' strides and batch are passed
+  bool batched = false;  // a batched entry: GemmArgs' batch is passed (and, unless `pointers`, its strides)
+  bool pointers = false; // cublas?gemmBatched[_64]: GemmArgs' a, b and c are passed as Aarray, Barray, Carray
 };
 
 // The 10 typed entries, cublasGemmEx and cublasGemmEx_64 once per served type combination, then
 // the same for the strided-batched entries (cublas?gemmStridedBatched[_64],
-// cublasGemmStridedBatchedEx[_64]).
+// cublasGemmStridedBatchedEx[_64]), then the 8 pointer-array entries (cublas{S,D,C,Z}gemmBatched
+// and their _64 forms; cublasHgemmBatched and cublasGemmBatchedEx are not ptxblas's).
 const std::vector<EntrySpec>& gemm_entries();
-std::vector<std::string> gemm_entry_names();
+std::vector<std::string> gemm_entry_names();          // all but the pointer-array ones
 std::vector<std::string> batched_gemm_entry_names();  // the strided-batched ones only
+std::vector<std::string> pointer_gemm_entry_names();  // the pointer-array ones only ("SgemmBatched", ...)
 const EntrySpec& gemm_entry(const std::string& name);
 
 // Pointers that are never dereferenced on the paths these tests take (the call is rejected,
@@ -55,7 +58,8 @@ struct GemmArgs {
   void* c = fake_ptr(0xC000);
   std::int64_t ldc = 4;
   // Strided-batched entries only (the others ignore them): each operand's stride in elements, all
-  // apart (C's entries do not overlap), and batchCount.
+  // apart (C's entries do not overlap), and batchCount (pointer-array entries: batchCount, with a,
+  // b and c standing for the device arrays of pointers, which the CPU tests never dereference).
   long long stride_a = 1 << 12, stride_b = 1 << 13, stride_c = 1 << 14;
   std::int64_t batch = 3;
 };

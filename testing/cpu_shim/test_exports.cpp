@@ -67,7 +67,13 @@ const std::vector<std::string> kGemm = {
     "cublasSgemmStridedBatched",    "cublasDgemmStridedBatched",    "cublasCgemmStridedBatched",
     "cublasZgemmStridedBatched",    "cublasHgemmStridedBatched",    "cublasSgemmStridedBatched_64",
     "cublasDgemmStridedBatched_64", "cublasCgemmStridedBatched_64", "cublasZgemmStridedBatched_64",
-    "cublasHgemmStridedBatched_64", "cublasGemmStridedBatchedEx",   "cublasGemmStridedBatchedEx_64"};
+    "cublasHgemmStridedBatched_64", "cublasGemmStridedBatchedEx",   "cublasGemmStridedBatchedEx_64",
+    // arrays of pointers
+    "cublasSgemmBatched", "cublasDgemmBatched", "cublasCgemmBatched", "cublasZgemmBatched", "cublasSgemmBatched_64",
+    "cublasDgemmBatched_64", "cublasCgemmBatched_64", "cublasZgemmBatched_64"};
+// cuBLAS batched GEMMs ptxblas leaves to cuBLAS: an application's calls bind to the real library.
+const std::vector<std::string> kNotExported = {"cublasHgemmBatched", "cublasHgemmBatched_64", "cublasGemmBatchedEx",
+                                               "cublasGemmBatchedEx_64"};
 const std::vector<std::string> kPtxblas = {"ptxblas_last_call", "ptxblas_counters", "ptxblas_describe_gemm",
                                           "ptxblas_force_tile", "ptxblas_set_benchmark_top_k",
                                           "ptxblas_set_offload_tiling"};
@@ -168,6 +174,14 @@ TEST(Exports, VersionedLookupsResolve) {
   }
   EXPECT_EQ(dlvsym(h, "cublasSgemm_v2", "libcublas.so.12"), nullptr);
   EXPECT_EQ(dlvsym(h, "cublasSgemm_v2", "PTXBLAS_0"), nullptr);
+}
+
+TEST(Exports, HalfAndExPointerArrayBatchesAreLeftToCublas) {
+  void* h = library();
+  for (const std::string& s : kNotExported) {
+    EXPECT_EQ(dlsym(h, s.c_str()), nullptr) << s << " is exported";
+    EXPECT_EQ(dlvsym(h, s.c_str(), "libcublas.so.13"), nullptr) << s << " is exported";
+  }
 }
 
 TEST(Exports, NeedsNoCudaLibraryNorSharedCxxRuntime) {

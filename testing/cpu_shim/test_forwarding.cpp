@@ -48,7 +48,9 @@ GemmArgs valid_call(const Scalar& alpha, const Scalar& beta) {
   return x;
 }
 
-bool is_batched(const std::string& symbol) { return symbol.find("StridedBatched") != std::string::npos; }
+bool is_strided(const std::string& symbol) { return symbol.find("StridedBatched") != std::string::npos; }
+// Strided or pointer-array (cublas?gemmBatched) entries: batchCount passed on.
+bool is_batched(const std::string& symbol) { return symbol.find("Batched") != std::string::npos; }
 
 void expect_same_call(const FakeCublasCall& got, const std::string& symbol, const GemmArgs& x) {
   EXPECT_EQ(std::string(got.entry), symbol);
@@ -66,10 +68,12 @@ void expect_same_call(const FakeCublasCall& got, const std::string& symbol, cons
   EXPECT_EQ(got.b, x.b);
   EXPECT_EQ(got.beta, x.beta);
   EXPECT_EQ(got.c, x.c);
-  if (is_batched(symbol)) {
+  if (is_strided(symbol)) {
     EXPECT_EQ(got.stride_a, x.stride_a);
     EXPECT_EQ(got.stride_b, x.stride_b);
     EXPECT_EQ(got.stride_c, x.stride_c);
+  }
+  if (is_batched(symbol)) {
     EXPECT_EQ(got.batch, x.batch);
   }
 }
@@ -164,6 +168,10 @@ TEST_P(Forwarding, PedanticMath) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEntries, Forwarding, ::testing::ValuesIn(gemm_entry_names()),
+                         [](const auto& info) { return info.param; });
+
+// cublas?gemmBatched: a, b and c are the arrays of pointers, which must reach cuBLAS as given.
+INSTANTIATE_TEST_SUITE_P(PointerArrayEntries, Forwarding, ::testing::ValuesIn(pointer_gemm_entry_names()),
                          [](const auto& info) { return info.param; });
 
 struct ExCase {
@@ -276,6 +284,49 @@ TEST(ForwardingBatched, OverlappingCEntries) {
   }
 }
 
+// Pointer-array batches ptxblas does not run here (handle refused; readable handle but no GPU)
+// reach cuBLAS with every argument as given: more entries than one grid holds (70000), batch
+// count 1, 2 and a _64 form's sizes. The arrays of pointers are fake addresses: never read.
+TEST(ForwardingPointerArrays, ArgumentsIntact) {
+  FakeCublas& f = fake_cublas();
+  for (const std::string& name : pointer_gemm_entry_names()) {
+    const EntrySpec& e = gemm_entry(name);
+    const Scalar alpha = scalar(e.scal, -1.5, 0.25), beta = scalar(e.scal, 0.5, -1);
+    for (int handle_status : {CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS})
+      for (std::int64_t batch : {1, 2, 70000}) {
+        SCOPED_TRACE(name + " batch " + std::to_string(batch) + " handle status " + std::to_string(handle_status));
+        configure(f, static_cast<cublasStatus_t>(handle_status));
+        GemmArgs x = valid_call(alpha, beta);
+        x.transa = CUBLAS_OP_N;
+        x.transb = CUBLAS_OP_T;
+        x.m = 33;
+        x.n = 17;
+        x.k = 45;
+        x.lda = 40;  // >= m
+        x.ldb = 18;  // >= n
+        x.ldc = 35;  // >= m
+        x.a = fake_ptr(0x7A0010);
+        x.b = fake_ptr(0x7B0020);
+        x.c = fake_ptr(0x7C0030);
+        x.batch = batch;
+        const std::uint64_t gemms0 = f.gemm_calls;
+        const Counters before = counters();
+        const cublasStatus_t s = call_gemm(e, x);
+        const std::string what = last_call();
+        const Counters after = counters();
+        EXPECT_EQ(status_name(s), status_name(kCublasSays));
+        EXPECT_EQ(what.rfind("forwarded: ", 0), 0u) << what;
+        ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
+        expect_same_call(f.last, e.symbol, x);
+        EXPECT_EQ(f.last.stride_a, 0);
+        EXPECT_EQ(f.last.stride_c, 0);
+        EXPECT_EQ(f.last.atype, -1);
+        EXPECT_EQ(after.forwarded, before.forwarded + 1);
+        EXPECT_EQ(after.served, before.served);
+      }
+  }
+}
+
 // CUBLAS_GEMM_DEFAULT_TENSOR_OP counts as the default algorithm: the call takes the serving path
 // (here: refused handle, so forwarded for that reason) and reaches cuBLAS with the algorithm as given.
 TEST(ForwardingGemmEx, DefaultTensorOpTakesTheServingPath) {
@@ -326,6 +377,51 @@ void disabled_call() {
 TEST(ForwardingDeathTest, PtxblasDisableForwardsEveryValidCall) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(disabled_call(), ::testing::ExitedWithCode(0), "");
+}
+
+// The same for the pointer-array entries, in a fresh process: each valid call forwarded with its
+// arguments intact and the handle never read; batchCount < 0 and the GEMM errors still rejected
+// by ptxblas, batchCount 0 still answered by it, neither reaching cuBLAS.
+void disabled_pointer_array_calls() {
+  setenv("PTXBLAS_DISABLE", "1", 1);
+  FakeCublas& f = fake_cublas();
+  configure(f, CUBLAS_STATUS_SUCCESS);
+  std::uint64_t gemms = f.gemm_calls;
+  for (const std::string& name : pointer_gemm_entry_names()) {
+    const EntrySpec& e = gemm_entry(name);
+    const Scalar alpha = scalar(e.scal, 2, -1), beta = scalar(e.scal, 0.5);
+    GemmArgs x = valid_call(alpha, beta);
+    x.a = fake_ptr(0xAA00);
+    x.b = fake_ptr(0xBB00);
+    x.c = fake_ptr(0xCC00);
+    x.batch = 70000;
+    const cublasStatus_t s = call_gemm(e, x);
+    if (s != kCublasSays) quit(3, name + ": status " + status_name(s));
+    if (last_call() != "forwarded: PTXBLAS_DISABLE is set") quit(4, name + ": last call: " + last_call());
+    if (f.gemm_calls != ++gemms) quit(5, name + ": cuBLAS GEMM calls: " + std::to_string(f.gemm_calls));
+    const FakeCublasCall& c = f.last;
+    if (std::string(c.entry) != e.symbol || c.handle != x.handle || c.transa != x.transa || c.transb != x.transb ||
+        c.m != x.m || c.n != x.n || c.k != x.k || c.lda != x.lda || c.ldb != x.ldb || c.ldc != x.ldc ||
+        c.alpha != x.alpha || c.beta != x.beta || c.a != x.a || c.b != x.b || c.c != x.c || c.batch != x.batch)
+      quit(6, name + ": arguments changed on the way to cuBLAS");
+    if (f.handle_queries != 0) quit(7, name + ": handle queried although disabled");
+    GemmArgs bad = x;
+    bad.batch = -1;
+    if (call_gemm(e, bad) != CUBLAS_STATUS_INVALID_VALUE) quit(8, name + ": batchCount < 0 not rejected");
+    bad = x;
+    bad.ldc = x.m - 1;
+    if (call_gemm(e, bad) != CUBLAS_STATUS_INVALID_VALUE) quit(9, name + ": ldc < m not rejected");
+    bad = x;
+    bad.batch = 0;
+    if (call_gemm(e, bad) != CUBLAS_STATUS_SUCCESS) quit(10, name + ": batchCount 0 not a success");
+    if (f.gemm_calls != gemms) quit(11, name + ": a rejected or empty call reached cuBLAS");
+  }
+  std::exit(0);
+}
+
+TEST(ForwardingDeathTest, PtxblasDisableForwardsPointerArrayCalls) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(disabled_pointer_array_calls(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // cuBLAS's status before anything else happens (no cuBLAS call, no counter moves), and an empty
 // product (m or n zero) returns SUCCESS at once, counted as served. The strided-batched entries
 // (batchCount 3 here, strides apart) check the same, and batchCount: negative is INVALID_VALUE,
-// whatever else is empty; zero is an empty product.
+// whatever else is empty; zero is an empty product. So do the pointer-array entries
+// (cublas{S,D,C,Z}gemmBatched[_64]), whose arrays of pointers are never read on these paths.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -201,7 +202,15 @@ INSTANTIATE_TEST_SUITE_P(AllEntries, Validation,
                          ::testing::Combine(::testing::ValuesIn(gemm_entry_names()), ::testing::ValuesIn(case_names())),
                          [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
 
-// batchCount's own cases on the strided-batched entries, from the same valid call.
+// cublas?gemmBatched: the same argument checks, before anything else (the arrays of pointers are
+// device memory, not read to judge them).
+INSTANTIATE_TEST_SUITE_P(PointerArrayEntries, Validation,
+                         ::testing::Combine(::testing::ValuesIn(pointer_gemm_entry_names()),
+                                            ::testing::ValuesIn(case_names())),
+                         [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
+
+// batchCount's own cases on the batched entries (strided, then arrays of pointers), from the same
+// valid call.
 const std::vector<Case>& batch_cases() {
   static const std::vector<Case> v = {
       {"BatchNegative", [](GemmArgs& x) { x.batch = -1; }, CUBLAS_STATUS_INVALID_VALUE},
@@ -271,6 +280,11 @@ TEST_P(BatchValidation, StatusAndBookkeeping) {
 
 INSTANTIATE_TEST_SUITE_P(BatchedEntries, BatchValidation,
                          ::testing::Combine(::testing::ValuesIn(batched_gemm_entry_names()),
+                                            ::testing::ValuesIn(case_names(batch_cases()))),
+                         [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
+
+INSTANTIATE_TEST_SUITE_P(PointerArrayEntries, BatchValidation,
+                         ::testing::Combine(::testing::ValuesIn(pointer_gemm_entry_names()),
                                             ::testing::ValuesIn(case_names(batch_cases()))),
                          [](const auto& info) { return std::get<0>(info.param) + "__" + std::get<1>(info.param); });
 

@@ -164,7 +164,70 @@ std::vector<BatchedEntry> build_batched() {
   return v;
 }
 
+template <class T, class I>
+using TypedPointerBatched = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, I, I, I,
+                                               const T*, const T* const[], I, const T* const[], I, const T*,
+                                               T* const[], I, I);
+
+template <class T, class I>
+PointerBatchedFn typed_pointer_batched(TypedPointerBatched<T, I> f) {
+  if (!f) return {};
+  return [f](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n,
+             std::int64_t k, const void* alpha, const void* const* a, std::int64_t lda, const void* const* b,
+             std::int64_t ldb, const void* beta, void* const* c, std::int64_t ldc, std::int64_t batch) {
+    return f(h, ta, tb, static_cast<I>(m), static_cast<I>(n), static_cast<I>(k), static_cast<const T*>(alpha),
+             reinterpret_cast<const T* const*>(a), static_cast<I>(lda), reinterpret_cast<const T* const*>(b),
+             static_cast<I>(ldb), static_cast<const T*>(beta), reinterpret_cast<T* const*>(c), static_cast<I>(ldc),
+             static_cast<I>(batch));
+  };
+}
+
+template <class T, class I>
+PointerBatchedEntry pointer_batched_entry(const char* symbol, TypedPointerBatched<T, I> real, Elem e, Scal s) {
+  const auto ptx = reinterpret_cast<TypedPointerBatched<T, I>>(ptxblas_symbol_if_present(symbol));
+  return PointerBatchedEntry{symbol + 6, symbol, e, s, typed_pointer_batched<T, I>(ptx),
+                             typed_pointer_batched<T, I>(real)};
+}
+
+std::vector<PointerBatchedEntry> build_pointer_batched() {
+  std::vector<PointerBatchedEntry> v;
+  v.push_back(pointer_batched_entry<float, int>("cublasSgemmBatched", cublasSgemmBatched, Elem::F32, Scal::F32));
+  v.push_back(pointer_batched_entry<double, int>("cublasDgemmBatched", cublasDgemmBatched, Elem::F64, Scal::F64));
+  v.push_back(
+      pointer_batched_entry<cuComplex, int>("cublasCgemmBatched", cublasCgemmBatched, Elem::C32, Scal::C32));
+  v.push_back(pointer_batched_entry<cuDoubleComplex, int>("cublasZgemmBatched", cublasZgemmBatched, Elem::C64,
+                                                          Scal::C64));
+  v.push_back(pointer_batched_entry<float, std::int64_t>("cublasSgemmBatched_64", cublasSgemmBatched_64, Elem::F32,
+                                                         Scal::F32));
+  v.push_back(pointer_batched_entry<double, std::int64_t>("cublasDgemmBatched_64", cublasDgemmBatched_64, Elem::F64,
+                                                          Scal::F64));
+  v.push_back(pointer_batched_entry<cuComplex, std::int64_t>("cublasCgemmBatched_64", cublasCgemmBatched_64,
+                                                             Elem::C32, Scal::C32));
+  v.push_back(pointer_batched_entry<cuDoubleComplex, std::int64_t>("cublasZgemmBatched_64", cublasZgemmBatched_64,
+                                                                   Elem::C64, Scal::C64));
+  return v;
+}
+
 }  // namespace
+
+const std::vector<PointerBatchedEntry>& pointer_batched_entries() {
+  static const std::vector<PointerBatchedEntry> v = build_pointer_batched();
+  return v;
+}
+
+const PointerBatchedEntry& pointer_batched_entry_named(const std::string& name) {
+  for (const PointerBatchedEntry& e : pointer_batched_entries())
+    if (e.name == name) return e;
+  throw std::invalid_argument("no pointer-array batched entry " + name);
+}
+
+// Names only (gtest parameters are made before main).
+std::vector<std::string> pointer_batched_entry_names() {
+  std::vector<std::string> v;
+  for (const char* suffix : {"", "_64"})
+    for (const char* t : {"S", "D", "C", "Z"}) v.push_back(std::string(t) + "gemmBatched" + suffix);
+  return v;
+}
 
 BatchedEntry batched_ex_entry(bool is64, const std::string& tag, cudaDataType type, cublasComputeType_t comp,
                               Elem elem, Scal scal) {

@@ -61,6 +61,29 @@ std::vector<std::string> batched_entry_names();
 BatchedEntry batched_ex_entry(bool is64, const std::string& tag, cudaDataType type, cublasComputeType_t comp,
                               Elem elem, Scal scal);
 
+// The pointer-array batched entry points (cublas{S,D,C,Z}gemmBatched and their _64 forms): a
+// GemmFn's arguments with A, B and C as device arrays of the entries' device pointers (Aarray,
+// Barray, Carray), batchCount last. (cublasHgemmBatched and cublasGemmBatchedEx are cuBLAS's.)
+using PointerBatchedFn = std::function<cublasStatus_t(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, std::int64_t, std::int64_t, std::int64_t, const void*,
+    const void* const*, std::int64_t, const void* const*, std::int64_t, const void*, void* const*, std::int64_t,
+    std::int64_t)>;
+
+struct PointerBatchedEntry {
+  std::string name;    // the symbol without "cublas": "SgemmBatched", "ZgemmBatched_64"
+  std::string symbol;  // "cublasSgemmBatched"
+  Elem elem;
+  Scal scal;
+  PointerBatchedFn ptx;  // empty where libptxblas.so does not export `symbol`
+  PointerBatchedFn real;
+  Entry types() const { return Entry{name, elem, scal, false, {}, {}}; }
+};
+
+// S, D, C, Z, then their _64 forms.
+const std::vector<PointerBatchedEntry>& pointer_batched_entries();
+const PointerBatchedEntry& pointer_batched_entry_named(const std::string& name);
+std::vector<std::string> pointer_batched_entry_names();
+
 bool is_complex(Elem e);
 std::size_t elem_bytes(Elem e);
 std::size_t scal_bytes(Scal s);

@@ -4,8 +4,10 @@
 // (padding rows, the gaps between entries, C when beta is 0); every byte of C outside the entries'
 // m x n elements must come back bit-identical. Served batches (batchCount > 1) run one "_bt" kernel,
 // K never split; calls ptxblas does not serve (C entries that overlap, unserved GemmEx types) are
-// forwarded and give cuBLAS's own bits. A library that does not export an entry point yet fails
-// the tests that need it, with its name.
+// forwarded and give cuBLAS's own bits. The pointer-array entry points (cublas{S,D,C,Z}gemmBatched
+// and their _64 forms) the same way, their entries scattered over several buffers ("_btp"
+// kernels). A library that does not export an entry point yet fails the tests that need it, with
+// its name.
 #include <gtest/gtest.h>
 #include <cuda_runtime.h>
 
@@ -82,7 +84,7 @@ std::vector<cd> entry_of(const std::vector<cd>& c, const Batch& b, std::int64_t 
 bool finite(cd v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
 
 // The first few elements of entry i farther from `want` than `bound`, or "".
-std::string compare(const std::string& who, const Batch& b, std::int64_t i, const std::vector<cd>& got,
+std::string compare(const std::string& who, std::int64_t m, std::int64_t i, const std::vector<cd>& got,
                     const std::vector<cd>& want, const std::vector<double>& bound) {
   std::ostringstream os;
   std::int64_t wrong = 0;
@@ -90,7 +92,7 @@ std::string compare(const std::string& who, const Batch& b, std::int64_t i, cons
     const double err = std::abs(got[at] - want[at]);
     if (finite(got[at]) && err <= bound[at]) continue;
     if (wrong++ < 3)
-      os << "\n  " << who << " entry " << i << " C(" << at % b.g.m << "," << at / b.g.m << ") = " << got[at]
+      os << "\n  " << who << " entry " << i << " C(" << at % m << "," << at / m << ") = " << got[at]
          << ", expected " << want[at] << " (|err| " << err << " > bound " << bound[at] << ")";
   }
   if (!wrong) return {};
@@ -99,14 +101,16 @@ std::string compare(const std::string& who, const Batch& b, std::int64_t i, cons
 
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
-// "mma_d_nt_64x64x8_..._bt" (a record's suffixes, if any, follow a space): one batched launch, K whole.
-bool batched_kernel(const std::string& record) {
-  return record.substr(0, record.find(' ')).ends_with("_bt") && record.find(" kg=") == std::string::npos;
+// "mma_d_nt_64x64x8_..._bt" (a record's suffixes, if any, follow a space): one batched launch, K
+// whole. `suffix`: "_bt" for strided batches, "_btp" for arrays of pointers.
+bool batched_kernel(const std::string& record, const char* suffix = "_bt") {
+  return record.substr(0, record.find(' ')).ends_with(suffix) && record.find(" kg=") == std::string::npos;
 }
 
-// What the ptxblas call did (its record and the counters' steps), against `expect`; "" when as expected.
-std::string judge_record(const std::string& kernel, const Batch& b, Expect expect, std::uint64_t served,
-                         std::uint64_t forwarded) {
+// What the ptxblas call did (its record and the counters' steps), against `expect`; "" when as
+// expected. A batch of more than one entry must have run a `suffix` kernel.
+std::string judge_record(const std::string& kernel, std::int64_t count, Expect expect, std::uint64_t served,
+                         std::uint64_t forwarded, const char* suffix = "_bt") {
   const bool fwd = starts_with(kernel, "forwarded: ");
   switch (expect) {
     case Expect::Either: return {};
@@ -116,7 +120,8 @@ std::string judge_record(const std::string& kernel, const Batch& b, Expect expec
       if (fwd || starts_with(kernel, "error") || starts_with(kernel, "empty") || kernel == "none" || served != 1 ||
           forwarded != 0)
         return "not served by ptxblas (or not counted so): " + kernel;
-      if (b.count > 1 && !batched_kernel(kernel)) return "not one batched launch with K whole: " + kernel;
+      if (count > 1 && !batched_kernel(kernel, suffix))
+        return std::string("not one batched (") + suffix + ") launch with K whole: " + kernel;
       return {};
   }
   return {};
@@ -180,7 +185,7 @@ CheckResult check_batched(const BatchedEntry& e, const Batch& b, cublasHandle_t 
     out.failure = std::string("status: ptxblas ") + cublasGetStatusName(sp) + ", cuBLAS " + cublasGetStatusName(sr);
     return out;
   }
-  out.failure = judge_record(out.kernel, b, expect, served1 - served0, fwd1 - fwd0);
+  out.failure = judge_record(out.kernel, b.count, expect, served1 - served0, fwd1 - fwd0);
   if (!out.failure.empty()) return out;
 
   std::vector<unsigned char> got_ptx(c_bytes.size()), got_real(c_bytes.size());
@@ -214,9 +219,9 @@ CheckResult check_batched(const BatchedEntry& e, const Batch& b, cublasHandle_t 
     }
     // Each against the reference with its own bound (a cuBLAS failure means the harness is
     // wrong; a forwarded call is cuBLAS's arithmetic), and the two against each other.
-    out.failure = compare("ptxblas", b, i, pi, ref.c, forwarded ? cublas_bound : ref.bound);
-    if (out.failure.empty()) out.failure = compare("cuBLAS (harness check)", b, i, ri, ref.c, cublas_bound);
-    if (out.failure.empty()) out.failure = compare("ptxblas against cuBLAS", b, i, pi, ri, both);
+    out.failure = compare("ptxblas", g.m, i, pi, ref.c, forwarded ? cublas_bound : ref.bound);
+    if (out.failure.empty()) out.failure = compare("cuBLAS (harness check)", g.m, i, ri, ref.c, cublas_bound);
+    if (out.failure.empty()) out.failure = compare("ptxblas against cuBLAS", g.m, i, pi, ri, both);
     if (!out.failure.empty()) return out;
   }
   return out;
@@ -487,6 +492,453 @@ TEST(BatchedForwarding, UnservedExCombinationGoesToCublas) {
     const CheckResult r = check_batched(e, b, h.get(), rng, Expect::Forwarded);
     EXPECT_EQ(r.failure, "") << describe(e, b) << " -> " << r.kernel;
   }
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Arrays of pointers (cublas{S,D,C,Z}gemmBatched and their _64 forms): the same checks, with each
+// entry's A, B and C wherever the case puts it (several buffers, any order, uneven gaps that leave
+// entries at odd element offsets, one A for every entry), the arrays of pointers in device memory
+// (and unchanged after). Served batches run one "_btp" kernel, K whole; a batch of one may take
+// the plain GEMM path.
+
+// Where one entry of one operand lies: element `at` of buffer `buf`.
+struct Region {
+  int buf = 0;
+  std::size_t at = 0;
+};
+
+enum class Scatter {
+  Packed,       // in order, back to back, one buffer per operand (what a strided batch would be)
+  Reversed,     // last entry first, 0..9 elements between entries, one buffer per operand
+  Shuffled,     // random order; A and B mixed over three buffers, C over three others; random gaps
+  SharedA,      // one A for every entry (its pointer repeated); B and C shuffled over two buffers each
+  Interleaved,  // A and B entries alternating in one buffer, last entry first; C reversed in another
+  CInPadding,   // ldc >= 2m: entry pairs' C interleaved, the second m elements into the first's columns
+};
+
+const char* name_of(Scatter s) {
+  switch (s) {
+    case Scatter::Packed: return "packed";
+    case Scatter::Reversed: return "reversed";
+    case Scatter::Shuffled: return "shuffled";
+    case Scatter::SharedA: return "shared A";
+    case Scatter::Interleaved: return "A/B interleaved";
+    case Scatter::CInPadding: return "C in padding";
+  }
+  return "?";
+}
+
+struct Placement {
+  std::vector<Region> a, b, c;       // entry i's operands
+  std::vector<std::size_t> in, out;  // elements of each A/B buffer and of each C buffer, guard included
+};
+
+// `elems` elements appended to buffer `buf` of `sizes`, `gap` elements after its current end.
+Region append(std::vector<std::size_t>& sizes, int buf, std::size_t elems, std::size_t gap) {
+  if (sizes.size() <= static_cast<std::size_t>(buf)) sizes.resize(static_cast<std::size_t>(buf) + 1, 0);
+  const Region r{buf, sizes[static_cast<std::size_t>(buf)] + gap};
+  sizes[static_cast<std::size_t>(buf)] = r.at + elems;
+  return r;
+}
+
+Placement place(const Gemm& g, std::int64_t count, Scatter s, std::mt19937_64& rng) {
+  const auto ea = static_cast<std::size_t>(g.lda * a_cols(g)), eb = static_cast<std::size_t>(g.ldb * b_cols(g)),
+             ec = static_cast<std::size_t>(g.ldc * g.n);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) order[static_cast<std::size_t>(i)] = i;
+  if (s == Scatter::Reversed || s == Scatter::Interleaved) std::reverse(order.begin(), order.end());
+  if (s == Scatter::Shuffled || s == Scatter::SharedA || s == Scatter::CInPadding)
+    std::shuffle(order.begin(), order.end(), rng);
+  auto gap = [&]() -> std::size_t {
+    return s == Scatter::Packed ? 0 : static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 9)(rng));
+  };
+  auto pick = [&](int first, int n) { return first + std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  Placement p;
+  p.a.resize(order.size());
+  p.b.resize(order.size());
+  p.c.resize(order.size());
+  bool have_shared = false;
+  Region shared;
+  for (std::int64_t i : order) {
+    const auto at = static_cast<std::size_t>(i);
+    switch (s) {
+      case Scatter::Packed:
+      case Scatter::Reversed:
+        p.a[at] = append(p.in, 0, ea, gap());
+        p.b[at] = append(p.in, 1, eb, gap());
+        p.c[at] = append(p.out, 0, ec, gap());
+        break;
+      case Scatter::Interleaved:
+        p.a[at] = append(p.in, 0, ea, gap());
+        p.b[at] = append(p.in, 0, eb, gap());
+        p.c[at] = append(p.out, 0, ec, gap());
+        break;
+      case Scatter::Shuffled:
+      case Scatter::CInPadding:
+        p.a[at] = append(p.in, pick(0, 3), ea, gap());
+        p.b[at] = append(p.in, pick(0, 3), eb, gap());
+        if (s == Scatter::Shuffled) p.c[at] = append(p.out, pick(0, 3), ec, gap());
+        break;
+      case Scatter::SharedA:
+        if (!have_shared) shared = append(p.in, 0, ea, gap());
+        have_shared = true;
+        p.a[at] = shared;
+        p.b[at] = append(p.in, pick(1, 2), eb, gap());
+        p.c[at] = append(p.out, pick(0, 2), ec, gap());
+        break;
+    }
+  }
+  if (s == Scatter::CInPadding)  // the pair's second C ends within the first's ldc * n (ldc >= 2m)
+    for (std::size_t j = 0; j < order.size(); j += 2) {
+      const Region r = append(p.out, 0, ec, gap());
+      p.c[static_cast<std::size_t>(order[j])] = r;
+      if (j + 1 < order.size()) p.c[static_cast<std::size_t>(order[j + 1])] = {0, r.at + static_cast<std::size_t>(g.m)};
+    }
+  for (std::size_t& n : p.in) n += kGuard;
+  for (std::size_t& n : p.out) n += kGuard;
+  return p;
+}
+
+std::string describe(const PointerBatchedEntry& e, const Gemm& g, std::int64_t count, Scatter s) {
+  std::ostringstream os;
+  os << gputest::describe(e.types(), g) << " batch " << count << " " << name_of(s);
+  return os.str();
+}
+
+// Entry `r`'s m x n elements of a C buffer (leading dimension m).
+std::vector<cd> entry_at(const std::vector<cd>& c, Region r, const Gemm& g) {
+  std::vector<cd> out(static_cast<std::size_t>(g.m * g.n));
+  for (std::int64_t j = 0; j < g.n; ++j)
+    for (std::int64_t i = 0; i < g.m; ++i)
+      out[static_cast<std::size_t>(i + j * g.m)] = c[r.at + static_cast<std::size_t>(i + j * g.ldc)];
+  return out;
+}
+
+using Buffers = std::vector<std::unique_ptr<DeviceBuffer>>;
+
+// Every (encoded) buffer of `host` in device memory, in `dev`; "" or why not.
+std::string upload(const std::vector<std::vector<unsigned char>>& host, Buffers& dev) {
+  for (const std::vector<unsigned char>& h : host) {
+    dev.push_back(std::make_unique<DeviceBuffer>(h.size()));
+    if (!dev.back()->p) return "cudaMalloc failed";
+    const cudaError_t e = cudaMemcpy(dev.back()->p, h.data(), h.size(), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) return std::string("cudaMemcpy: ") + cudaGetErrorString(e);
+  }
+  return {};
+}
+
+// Runs the batch through ptxblas and the real cuBLAS on `handle`, each into its own copy of the C
+// buffers, with the same arrays of A and B pointers.
+CheckResult check_pointer_batched(const PointerBatchedEntry& e, const Gemm& g, std::int64_t count, Scatter scatter,
+                                  cublasHandle_t handle, std::mt19937_64& rng, Expect expect = Expect::Served) {
+  if (!e.ptx) return {"libptxblas.so does not export " + e.symbol, {}};
+  const std::size_t es = elem_bytes(e.elem);
+  const Placement p = place(g, count, scatter, rng);
+  const Gemm gs{g.ta,  g.tb,  g.m,  g.n, g.k, g.lda, g.ldb, g.ldc, round_to(e.scal, g.alpha),
+                round_to(e.scal, g.beta)};  // the scalars as the call passes them
+  const auto n_entries = static_cast<std::size_t>(count);
+
+  // A and B: NaN but each entry's rows x cols (a shared A's values are those written last).
+  std::vector<std::vector<cd>> in;
+  for (std::size_t n : p.in) in.emplace_back(n, cd(std::nan(""), std::nan("")));
+  auto fill = [&](Region r, std::int64_t rows, std::int64_t cols, std::int64_t ld) {
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i)
+        in[static_cast<std::size_t>(r.buf)][r.at + static_cast<std::size_t>(i + j * ld)] = random_value(e.elem, rng);
+  };
+  for (std::size_t i = 0; i < n_entries; ++i) {
+    fill(p.a[i], a_rows(g), a_cols(g), g.lda);
+    fill(p.b[i], b_rows(g), b_cols(g), g.ldb);
+  }
+
+  // C: all-ones bytes (NaN) but, when beta reads them, each entry's m x n values.
+  std::vector<std::vector<unsigned char>> c_bytes;
+  std::vector<std::vector<cd>> c;
+  std::vector<std::vector<bool>> inside;
+  for (std::size_t n : p.out) {
+    c_bytes.emplace_back(n * es, 0xFF);
+    c.push_back(decode(e.elem, c_bytes.back()));
+    inside.emplace_back(n, false);
+  }
+  for (std::size_t i = 0; i < n_entries; ++i)
+    for (std::int64_t j = 0; j < g.n; ++j)
+      for (std::int64_t r = 0; r < g.m; ++r) {
+        const auto buf = static_cast<std::size_t>(p.c[i].buf);
+        const std::size_t at = p.c[i].at + static_cast<std::size_t>(r + j * g.ldc);
+        if (inside[buf][at]) return {"harness: two C entries share an element", {}};
+        inside[buf][at] = true;
+        if (gs.beta != 0.0) c[buf][at] = random_value(e.elem, rng);
+      }
+  if (gs.beta != 0.0)
+    for (std::size_t buf = 0; buf < c.size(); ++buf) {
+      const std::vector<unsigned char> values = encode(e.elem, c[buf]);
+      for (std::size_t i = 0; i < inside[buf].size(); ++i)
+        if (inside[buf][i]) std::memcpy(c_bytes[buf].data() + i * es, values.data() + i * es, es);
+    }
+
+  std::vector<std::vector<unsigned char>> in_bytes;
+  for (const std::vector<cd>& v : in) in_bytes.push_back(encode(e.elem, v));
+  Buffers din, dc_ptx, dc_real;
+  for (const std::string& why : {upload(in_bytes, din), upload(c_bytes, dc_ptx), upload(c_bytes, dc_real)})
+    if (!why.empty()) return {why, {}};
+
+  // The arrays of pointers.
+  auto addr = [&](const Buffers& v, Region r) {
+    return static_cast<void*>(static_cast<unsigned char*>(v[static_cast<std::size_t>(r.buf)]->p) + r.at * es);
+  };
+  std::vector<const void*> pa(n_entries), pb(n_entries);
+  std::vector<void*> pc_ptx(n_entries), pc_real(n_entries);
+  for (std::size_t i = 0; i < n_entries; ++i) {
+    pa[i] = addr(din, p.a[i]);
+    pb[i] = addr(din, p.b[i]);
+    pc_ptx[i] = addr(dc_ptx, p.c[i]);
+    pc_real[i] = addr(dc_real, p.c[i]);
+  }
+  const std::size_t arr = n_entries * sizeof(void*);
+  DeviceBuffer da(arr), db(arr), dcp(arr), dcr(arr);
+  if (!da.p || !db.p || !dcp.p || !dcr.p) return {"cudaMalloc failed", {}};
+  TRY_CUDA(cudaMemcpy(da.p, pa.data(), arr, cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaMemcpy(db.p, pb.data(), arr, cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaMemcpy(dcp.p, pc_ptx.data(), arr, cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaMemcpy(dcr.p, pc_real.data(), arr, cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaDeviceSynchronize());  // pageable copies may still be in flight
+
+  const std::vector<unsigned char> alpha = encode(e.scal, gs.alpha), beta = encode(e.scal, gs.beta);
+  const auto A = static_cast<const void* const*>(da.p), B = static_cast<const void* const*>(db.p);
+  std::uint64_t served0, fwd0, served1, fwd1;
+  counters(served0, fwd0);
+  const cublasStatus_t sp = e.ptx(handle, g.ta, g.tb, g.m, g.n, g.k, alpha.data(), A, g.lda, B, g.ldb, beta.data(),
+                                  static_cast<void* const*>(dcp.p), g.ldc, count);
+  CheckResult out;
+  out.kernel = last_call();
+  counters(served1, fwd1);
+  const cublasStatus_t sr = e.real(handle, g.ta, g.tb, g.m, g.n, g.k, alpha.data(), A, g.lda, B, g.ldb, beta.data(),
+                                   static_cast<void* const*>(dcr.p), g.ldc, count);
+  cudaStream_t stream = nullptr;
+  if (cublasGetStream(handle, &stream) != CUBLAS_STATUS_SUCCESS) return {"cublasGetStream failed", out.kernel};
+  TRY_CUDA(cudaStreamSynchronize(stream));
+  TRY_CUDA(cudaGetLastError());
+  if (sp != CUBLAS_STATUS_SUCCESS || sr != CUBLAS_STATUS_SUCCESS) {
+    out.failure = std::string("status: ptxblas ") + cublasGetStatusName(sp) + ", cuBLAS " + cublasGetStatusName(sr);
+    return out;
+  }
+  out.failure = judge_record(out.kernel, count, expect, served1 - served0, fwd1 - fwd0, "_btp");
+  if (!out.failure.empty()) return out;
+
+  // The arrays are the caller's, read only.
+  std::vector<const void*> after(n_entries);
+  const std::pair<const DeviceBuffer*, const void* const*> arrays[] = {
+      {&da, pa.data()}, {&db, pb.data()}, {&dcp, pc_ptx.data()}};
+  for (const auto& [d, want] : arrays) {
+    TRY_CUDA(cudaMemcpy(after.data(), d->p, arr, cudaMemcpyDeviceToHost));
+    if (!std::equal(after.begin(), after.end(), want)) {
+      out.failure = "ptxblas changed an array of pointers";
+      return out;
+    }
+  }
+
+  const bool forwarded = starts_with(out.kernel, "forwarded: ");
+  std::vector<std::vector<cd>> got_ptx, got_real;
+  for (std::size_t buf = 0; buf < c_bytes.size(); ++buf) {
+    std::vector<unsigned char> bp(c_bytes[buf].size()), br(c_bytes[buf].size());
+    TRY_CUDA(cudaMemcpy(bp.data(), dc_ptx[buf]->p, bp.size(), cudaMemcpyDeviceToHost));
+    TRY_CUDA(cudaMemcpy(br.data(), dc_real[buf]->p, br.size(), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < inside[buf].size(); ++i)
+      if (!inside[buf][i] && std::memcmp(bp.data() + i * es, c_bytes[buf].data() + i * es, es) != 0) {
+        out.failure = "ptxblas wrote element " + std::to_string(i) + " of C buffer " + std::to_string(buf) +
+                      ", outside every entry";
+        return out;
+      }
+    if (forwarded && bp != br) {  // a forwarded call is cuBLAS's own: the same bits
+      out.failure = "forwarded call's C differs from the real cuBLAS's";
+      return out;
+    }
+    got_ptx.push_back(decode(e.elem, bp));
+    got_real.push_back(decode(e.elem, br));
+  }
+  const Entry types = e.types();
+  for (std::size_t i = 0; i < n_entries; ++i) {
+    const auto ab = static_cast<std::size_t>(p.a[i].buf), bb = static_cast<std::size_t>(p.b[i].buf),
+               cb = static_cast<std::size_t>(p.c[i].buf);
+    // slice() takes the entry's columns whole: the last column's padding rows too (NaN, not read).
+    const Reference ref =
+        reference(gs, types, slice(in[ab], static_cast<long long>(p.a[i].at), g.lda * a_cols(g)),
+                  slice(in[bb], static_cast<long long>(p.b[i].at), g.ldb * b_cols(g)),
+                  slice(c[cb], static_cast<long long>(p.c[i].at), g.ldc * (g.n - 1) + g.m));
+    const std::vector<cd> pi = entry_at(got_ptx[cb], p.c[i], g), ri = entry_at(got_real[cb], p.c[i], g);
+    std::vector<double> both(ref.bound.size());
+    for (std::size_t j = 0; j < both.size(); ++j) both[j] = ref.bound[j] + ref.bound_cublas[j];
+    const auto at = static_cast<std::int64_t>(i);
+    out.failure = compare("ptxblas", g.m, at, pi, ref.c, forwarded ? ref.bound_cublas : ref.bound);
+    if (out.failure.empty()) out.failure = compare("cuBLAS (harness check)", g.m, at, ri, ref.c, ref.bound_cublas);
+    if (out.failure.empty()) out.failure = compare("ptxblas against cuBLAS", g.m, at, pi, ri, both);
+    if (!out.failure.empty()) return out;
+  }
+  return out;
+}
+
+class PointerBatched : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    handle_ = std::make_unique<Handle>();
+    rng_.seed(test_seed() ^ std::hash<std::string>{}(GetParam()) ^ 0xB7Full);
+  }
+  const PointerBatchedEntry& entry() const { return pointer_batched_entry_named(GetParam()); }
+  bool complex() const { return is_complex(entry().elem); }
+
+  CheckResult run(const Gemm& g, std::int64_t count, Scatter s, Expect expect = Expect::Served) {
+    const CheckResult r = check_pointer_batched(entry(), g, count, s, handle_->get(), rng_, expect);
+    EXPECT_EQ(r.failure, "") << describe(entry(), g, count, s) << " -> " << r.kernel;
+    return r;
+  }
+
+  std::unique_ptr<Handle> handle_;
+  std::mt19937_64 rng_;
+};
+
+// NN, NT, TN, TT (complex: also CN, NC, CC) x batchCount 1, 2, 3, 7, 40 on ragged shapes, some
+// with padded leading dimensions, the scalars cycling (beta = 0 over NaN among them), the entries
+// laid out reversed, shuffled over several buffers, with one shared A, A and B interleaved, packed.
+TEST_P(PointerBatched, LayoutsAndBatchCounts) {
+  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T, C = CUBLAS_OP_C;
+  std::vector<std::pair<cublasOperation_t, cublasOperation_t>> ops = {{N, N}, {N, T}, {T, N}, {T, T}};
+  if (complex()) ops.insert(ops.end(), {{C, N}, {N, C}, {C, C}});
+  const Shape shapes[] = {{33, 17, 45}, {70, 90, 50}, {129, 40, 100}};
+  const std::int64_t counts[] = {1, 2, 3, 7, 40};
+  const Scatter scatters[] = {Scatter::Reversed, Scatter::Shuffled, Scatter::SharedA, Scatter::Interleaved,
+                              Scatter::Packed};
+  int i = 0, o = 0;
+  for (const auto& [ta, tb] : ops) {
+    int c = 0;
+    for (std::int64_t count : counts) {
+      const Shape s = shapes[i % (count >= 40 ? 1 : count >= 7 ? 2 : 3)];
+      run(make_gemm(ta, tb, s, i % 2 == 1, i, rng_), count, scatters[(c + o) % std::size(scatters)]);
+      ++i;
+      ++c;
+      if (HasFailure()) return;  // one clear failure beats a screenful of echoes
+    }
+    ++o;
+  }
+}
+
+// Padded leading dimensions with uneven gaps between entries: every padding row and gap of C
+// must come back bit-identical (beta 0 and not); C entries interleaved in each other's padding
+// rows (each element still has one writer); one A for 40 entries.
+TEST_P(PointerBatched, ScatteredEntriesAndGapsStayUntouched) {
+  run(make_gemm(CUBLAS_OP_N, CUBLAS_OP_T, {45, 33, 29}, true, 2, rng_), 6, Scatter::Shuffled);
+  run(make_gemm(CUBLAS_OP_T, CUBLAS_OP_N, {64, 48, 40}, true, 0, rng_), 7, Scatter::Interleaved);
+  run(make_gemm(CUBLAS_OP_T, CUBLAS_OP_T, {33, 61, 47}, true, 1, rng_), 40, Scatter::SharedA);
+  for (std::int64_t count : {4, 5}) {
+    Gemm g = make_gemm(count == 4 ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, {24, 20, 36}, false, count, rng_);
+    g.ldc = 2 * g.m + 3;
+    run(g, count, Scatter::CInPadding);
+  }
+}
+
+// beta = 0 over NaN (alpha non-zero, and alpha = 0: exact zeros), alpha = 0 with beta (C = beta C),
+// K = 0 (C = beta C; served or forwarded, either is cuBLAS's semantics).
+TEST_P(PointerBatched, ScalarEdgeCases) {
+  Gemm g = make_gemm(CUBLAS_OP_N, CUBLAS_OP_N, {37, 29, 23}, false, 0, rng_);
+  g.alpha = {-1.5, 0.25};
+  run(g, 7, Scatter::Shuffled);
+  g.alpha = {0, 0};
+  run(g, 7, Scatter::Reversed);
+  g.beta = {0.5, -0.25};
+  run(g, 3, Scatter::Shuffled);
+  g = make_gemm(CUBLAS_OP_T, CUBLAS_OP_N, {21, 19, 0}, false, 3, rng_);
+  run(g, 3, Scatter::Reversed, Expect::Either);
+}
+
+// Statuses equal to the real cuBLAS's for empty batches and bad arguments (batchCount < 0:
+// INVALID_VALUE), none forwarded; C and the arrays of pointers untouched.
+TEST_P(PointerBatched, EmptyCallsAndBadArgumentsMatchCublas) {
+  const PointerBatchedEntry& e = entry();
+  ASSERT_TRUE(e.ptx) << "libptxblas.so does not export " << e.symbol;
+  const auto N = CUBLAS_OP_N;
+  struct Bad {
+    const char* what;
+    Gemm g;
+    std::int64_t count;
+    bool null_handle = false;
+  };
+  const Bad cases[] = {
+      {"batchCount = 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 0},
+      {"batchCount < 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, -1},
+      {"batchCount < 0 with m = 0", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}, -1},
+      {"batchCount = 0 with lda < m", {N, N, 8, 8, 8, 7, 8, 8, 1.0, 0.0}, 0},
+      {"m = 0", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}, 3},
+      {"n = 0", {N, N, 8, 0, 8, 8, 8, 8, 1.0, 0.0}, 3},
+      {"m < 0", {N, N, -1, 8, 8, 8, 8, 8, 1.0, 0.0}, 3},
+      {"k < 0", {N, N, 8, 8, -1, 8, 8, 8, 1.0, 0.0}, 3},
+      {"lda < m", {N, N, 8, 8, 8, 7, 8, 8, 1.0, 0.0}, 3},
+      {"ldb < k", {N, N, 8, 8, 8, 8, 7, 8, 1.0, 0.0}, 3},
+      {"ldc < m", {N, N, 8, 8, 8, 8, 8, 7, 1.0, 0.0}, 3},
+      {"null handle", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 3, true},
+  };
+  constexpr std::size_t kEntry = 64 * 16;  // one 8 x 8 entry of the widest type
+  constexpr std::size_t kCount = 4;
+  DeviceBuffer a(kCount * kEntry), b(kCount * kEntry), c(kCount * kEntry), pa(kCount * 8), pb(kCount * 8),
+      pc(kCount * 8);
+  ASSERT_TRUE(a.p && b.p && c.p && pa.p && pb.p && pc.p);
+  CUDA_OK(cudaMemset(c.p, 0x5A, kCount * kEntry));
+  std::vector<void*> arrays[3];
+  for (std::size_t i = 0; i < kCount; ++i) {  // backwards, as nothing else would be
+    arrays[0].push_back(static_cast<unsigned char*>(a.p) + (kCount - 1 - i) * kEntry);
+    arrays[1].push_back(static_cast<unsigned char*>(b.p) + (kCount - 1 - i) * kEntry);
+    arrays[2].push_back(static_cast<unsigned char*>(c.p) + (kCount - 1 - i) * kEntry);
+  }
+  CUDA_OK(cudaMemcpy(pa.p, arrays[0].data(), kCount * 8, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(pb.p, arrays[1].data(), kCount * 8, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(pc.p, arrays[2].data(), kCount * 8, cudaMemcpyHostToDevice));
+  const std::vector<unsigned char> one = encode(e.scal, {1.0, 0.0}), zero = encode(e.scal, {0.0, 0.0});
+  for (const Bad& x : cases) {
+    const Gemm& g = x.g;
+    cublasHandle_t h = x.null_handle ? nullptr : handle_->get();
+    auto call = [&](const PointerBatchedFn& f) {
+      return f(h, g.ta, g.tb, g.m, g.n, g.k, one.data(), static_cast<const void* const*>(pa.p), g.lda,
+               static_cast<const void* const*>(pb.p), g.ldb, zero.data(), static_cast<void* const*>(pc.p), g.ldc,
+               x.count);
+    };
+    std::uint64_t served0, fwd0, served1, fwd1;
+    counters(served0, fwd0);
+    const cublasStatus_t sp = call(e.ptx);
+    const std::string what = last_call();
+    counters(served1, fwd1);
+    const cublasStatus_t want = call(e.real);
+    EXPECT_EQ(cublasGetStatusName(sp), std::string(cublasGetStatusName(want))) << e.name << ": " << x.what;
+    if (x.count < 0) {
+      EXPECT_EQ(cublasGetStatusName(sp), std::string("CUBLAS_STATUS_INVALID_VALUE")) << e.name << ": " << x.what;
+    }
+    if (sp != CUBLAS_STATUS_SUCCESS) {
+      EXPECT_EQ(what, std::string("error: ") + cublasGetStatusName(sp)) << e.name << ": " << x.what;
+    }
+    EXPECT_FALSE(starts_with(what, "forwarded")) << e.name << ": " << x.what << " -> " << what;
+    EXPECT_EQ(fwd1, fwd0) << e.name << ": " << x.what << " counted as forwarded";
+  }
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<unsigned char> after(kCount * kEntry);
+  CUDA_OK(cudaMemcpy(after.data(), c.p, after.size(), cudaMemcpyDeviceToHost));
+  for (unsigned char v : after) ASSERT_EQ(v, 0x5A) << "an empty or rejected call wrote C";
+  std::vector<void*> got(kCount);
+  CUDA_OK(cudaMemcpy(got.data(), pc.p, kCount * 8, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got, arrays[2]) << "the array of C pointers changed";
+}
+
+INSTANTIATE_TEST_SUITE_P(PointerArrayEntries, PointerBatched, ::testing::ValuesIn(pointer_batched_entry_names()),
+                         [](const auto& info) { return info.param; });
+
+// 70000 entries of 8 x 8 x 8, shuffled over three buffers per operand: more than grid z's 65535,
+// so the second launch must take its entries from the arrays' 65536th pointer on.
+TEST(PointerBatchedEntryPoints, MoreEntriesThanOneGridHolds) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xB780ull);
+  const PointerBatchedEntry& e = pointer_batched_entry_named("SgemmBatched");
+  const Gemm g = make_gemm(CUBLAS_OP_T, CUBLAS_OP_N, {8, 8, 8}, false, 1, rng);
+  const CheckResult r = check_pointer_batched(e, g, 70000, Scatter::Shuffled, h.get(), rng);
+  EXPECT_EQ(r.failure, "") << describe(e, g, 70000, Scatter::Shuffled) << " -> " << r.kernel;
 }
 
 }  // namespace

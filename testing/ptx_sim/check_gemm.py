@@ -93,7 +93,7 @@ class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
                  fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True,
-                 raster=0, ks=1, batch=1, bcast_a=False):
+                 raster=0, ks=1, batch=1, bcast_a=False, ptrs=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.tile = tile = tile7(tile)
@@ -116,18 +116,19 @@ class Case:
         # ks: accumulator sets per thread (KernelConfig::ks), summed after the main loop.
         # batch: the strided-batch variant (KernelConfig::batched) over `batch` entries, stored
         # side by side as the columns of one matrix per operand (stride = ld x columns); bcast_a:
-        # one A for every entry (stride 0).
+        # one A for every entry (stride 0). ptrs: the pointer-array variant (batch_pointers),
+        # entry z given the operands of the batch's entry batch - 1 - z.
         band_name = "band_" + BAND_SUFFIX[band] if band else ""
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") +
                        ("_ks%d" % ks if ks > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
                        ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
-                       ("_r%d" % raster if raster else "") + ("_bt" if batch > 1 else "") +
+                       ("_r%d" % raster if raster else "") + (("_btp" if ptrs else "_bt") if batch > 1 else "") +
                        ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
                      (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
                      (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":ks%d" % ks if ks > 1 else "") +
-                     (":fs" if fused else "") + (":r%d" % raster if raster else "") + (":bt" if batch > 1 else "") +
+                     (":fs" if fused else "") + (":r%d" % raster if raster else "") + ((":btp" if ptrs else ":bt") if batch > 1 else "") +
                      (":sm80" if sm80 else ""))
         self.reduce = reduce_name(t, f16) if kchunk and not at and not (fused and counts) else None
         self.reduce_spec = ("reduce:%s%s" % (t, ":f16" if f16 else "")) if self.reduce else None
@@ -310,6 +311,10 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             bcast_a=True, beta=0j)
         add("tn batched 4 entries device scalars", t, "t", "n", small, 6, nl + 1, 5, batch=4, dev_alpha=True,
             dev_beta=True)
+        add("%s batched pointers 3 entries ragged" % ob, t, ob[0], ob[1], small, ml + 3, nl + 2, u + 5, batch=3,
+            ptrs=True)
+        add("nt batched pointers 2 entries shared A, beta=0 NaN C", t, "n", "t", small, 7, 9, 2 * u, batch=2,
+            bcast_a=True, ptrs=True, beta=0j)
         # Triangular output (SYRK-type): only the fill's triangle of C is read or written; blocks
         # of tiles wholly outside it return at once (3 x 3 tiles: some of them are).
         big = max(ml, nl) * 2 + 5
@@ -524,6 +529,8 @@ MUTATIONS = [
      False, "batched: B's stride taken in 2-byte units"),
     ("mma_h_nn_32x32x16_16x16_p_bt", "mov.u32 %v_bz, 0;", "mov.u32 %v_bz, %ctaid.z;", False,
      "batched: the entry also taken as a K slice"),
+    ("simt_c_nt_32x32x8_2x2_v2_s2_btp", "mul.wide.u32 %v_bslot, %v_batch, 8;", "mul.wide.u32 %v_bslot, %v_batch, 4;",
+     False, "pointer arrays: entries read 4 bytes apart"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "@%v_p_t0 st.global.u32 [%v_tc], 0;", "", False,
      "fused split-K: the tile count not reset for the next launch"),
     ("mma_d_nt_32x32x16_16x16_s2_fs", "sub.u32 %v_tc_last, %v_tc_last, 1;", "sub.u32 %v_tc_last, %v_tc_last, 2;",
@@ -785,6 +792,17 @@ def _run_case(c, ptx_dir):
     if c.batch > 1:
         grid = (grid[0], grid[1], c.batch)
         batch_args = [0 if c.bcast_a else lda * a_cols, ldb * b_cols, ldc * n]  # strides in elements
+    operands = [A.addr, B.addr, C.addr]
+    if c.ptrs:
+        # Arrays of the entries' pointers, in reverse: entry z works on block batch - 1 - z (each
+        # block's result depends only on its own operands, so the reference is unchanged).
+        operands = []
+        for M, stride in zip((A, B, C), batch_args):
+            arr = mem.alloc(8 * c.batch)
+            mem.pack("<%dQ" % c.batch, arr, *[M.addr + (c.batch - 1 - z) * stride * ti.es for z in range(c.batch)])
+            mem.set_perm(arr, 8 * c.batch, mem.R)
+            operands.append(arr)
+        batch_args = []
     if c.at:
         # The launcher's scaling of C by beta (zeros without reading it for beta == 0), then the
         # slices' atomic adds: C read and written inside m x n, whatever beta is.
@@ -818,7 +836,7 @@ def _run_case(c, ptx_dir):
                       (-(-(m * n) // elems), 1, 1), (elems, groups, 1))
     else:
         open_output()
-        ptxsim.launch(gemm, [A.addr, B.addr, C.addr, lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args +
+        ptxsim.launch(gemm, operands + [lda, ldb, ldc, m, n, k] + scalars + [0, k] + fill_args +
                       no_counts + batch_args, mem, grid, (threads, 1, 1), racecheck=c.racecheck)
 
     # Reference and comparison.
@@ -873,7 +891,7 @@ def describe(c):
     if c.kl > 1:
         s += " kl=%d" % c.kl
     if c.batch > 1:
-        s += " batch=%d%s" % (c.batch, " (one A)" if c.bcast_a else "")
+        s += " batch=%d%s%s" % (c.batch, " (one A)" if c.bcast_a else "", " pointer arrays" if c.ptrs else "")
     if c.fused:
         s += " fused" if c.counts else " fused kernel, no counts"
 
