@@ -56,7 +56,7 @@ struct GemmCall {
   // Only for plain calls (no fill, band or d); each entry runs in block z of one launch, K unsplit.
   std::int64_t batch = 1;
   std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
-  // With batch > 1: a, b and c are device arrays of the entries' pointers (cuBLAS's ?gemmBatched;
+  // a, b and c are device arrays of the entries' pointers (cuBLAS's ?gemmBatched, any batch count;
   // the strides unused). The entries' alignment is unknown on the host: no 16-byte vector copies,
   // no wgmma, and the element alignment the kernels need is the caller's (as cuBLAS requires).
   bool pointer_arrays = false;

@@ -246,7 +246,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
   const auto& cfg = plan.config;
   const std::int64_t chunk_cols = kMaxGridY * cfg.nl;
   const std::int64_t es = gen::storage_bytes(call.data);
-  const std::int64_t batch = cfg.batched ? call.batch : 1;
+  const std::int64_t batch = cfg.batched ? std::max<std::int64_t>(call.batch, 1) : 1;
   const unsigned grid_x = static_cast<unsigned>((call.m + cfg.ml - 1) / cfg.ml);
   bool queued = false;  // a failure after the first launch leaves part of C updated
   for (std::int64_t e0 = 0; e0 < batch; e0 += gen::kMaxGridZ) {
@@ -356,8 +356,9 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
                        std::optional<VectorCopies> vectors, std::optional<int> raster) {
   Outcome out;
   // A batch's entries are grid z: K is never split.
-  plan.config.batched = call.batch > 1;
-  plan.config.batch_pointers = plan.config.batched && call.pointer_arrays;
+  // Pointer arrays are read by the batched kernels alone, whatever the count.
+  plan.config.batched = call.batch > 1 || call.pointer_arrays;
+  plan.config.batch_pointers = call.pointer_arrays;
   if (!d->cuMemAllocAsync || !d->cuMemFreeAsync || plan.config.batched) {
     plan.kg = 1;
     plan.kchunk = call.k;
@@ -506,7 +507,7 @@ Outcome run_gemm(const GemmCall& call) {
   const DeviceInfo* info = nullptr;
   if (!prepare(call, d, ctx, info, out)) return out;
   const DeviceInfo& dev = *info;
-  if (call.batch > 1) return run_batched(d, ctx, dev, call);
+  if (call.batch > 1 || call.pointer_arrays) return run_batched(d, ctx, dev, call);
   const bool wgmma = wgmma_fits(call, dev);
   // Only F16 / BF16 can be packed for wgmma: other types skip the alignment tests on every call.
   const bool half = call.data == gen::DataType::F16 || call.data == gen::DataType::BF16;
