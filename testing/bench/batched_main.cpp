@@ -158,19 +158,42 @@ Sizes sizes(const bench::Shape& s) {
   return {l, static_cast<long long>(l.a_elems), static_cast<long long>(l.b_elems), static_cast<long long>(l.c_elems)};
 }
 
+// alpha = 1 and beta = 0 in every scalar type (f32 for H and B).
+constexpr float f1 = 1, f0 = 0;
+constexpr double d1 = 1, d0 = 0;
+constexpr cuComplex c1{1, 0}, c0{0, 0};
+constexpr cuDoubleComplex z1{1, 0}, z0{0, 0};
+
+// A batch's arguments as both entry-point families take them.
+struct Args {
+  Sizes z;
+  int m, n, k, lda, ldb, ldc, count;
+  cublasOperation_t ta, tb;
+};
+
+Args args_of(const Batched& b) {
+  const bench::Shape& s = b.s;
+  const Sizes z = sizes(s);
+  return {z,
+          static_cast<int>(s.m),
+          static_cast<int>(s.n),
+          static_cast<int>(s.k),
+          static_cast<int>(z.l.lda),
+          static_cast<int>(z.l.ldb),
+          static_cast<int>(z.l.ldc),
+          static_cast<int>(b.batch),
+          op(s.transa),
+          op(s.transb)};
+}
+
 // C = op(A) op(B) for every entry: alpha = 1, beta = 0 in the call's scalar type (f32 for H and B).
 cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
                            void* C) {
+  const Args x = args_of(b);
   const bench::Shape& s = b.s;
-  const Sizes z = sizes(s);
-  const float f1 = 1, f0 = 0;
-  const double d1 = 1, d0 = 0;
-  const cuComplex c1{1, 0}, c0{0, 0};
-  const cuDoubleComplex z1{1, 0}, z0{0, 0};
-  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
-  const int lda = static_cast<int>(z.l.lda), ldb = static_cast<int>(z.l.ldb), ldc = static_cast<int>(z.l.ldc);
-  const int count = static_cast<int>(b.batch);
-  const cublasOperation_t ta = op(s.transa), tb = op(s.transb);
+  const Sizes& z = x.z;
+  const int m = x.m, n = x.n, k = x.k, lda = x.lda, ldb = x.ldb, ldc = x.ldc, count = x.count;
+  const cublasOperation_t ta = x.ta, tb = x.tb;
   switch (s.type) {
     case 'S':
       return e.s(h, ta, tb, m, n, k, &f1, static_cast<const float*>(A), lda, z.sa, static_cast<const float*>(B), ldb,
@@ -198,16 +221,10 @@ cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b,
 // C, Z only).
 cublasStatus_t run_pointers(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
                             void* C) {
+  const Args x = args_of(b);
   const bench::Shape& s = b.s;
-  const Sizes z = sizes(s);
-  const float f1 = 1, f0 = 0;
-  const double d1 = 1, d0 = 0;
-  const cuComplex c1{1, 0}, c0{0, 0};
-  const cuDoubleComplex z1{1, 0}, z0{0, 0};
-  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
-  const int lda = static_cast<int>(z.l.lda), ldb = static_cast<int>(z.l.ldb), ldc = static_cast<int>(z.l.ldc);
-  const int count = static_cast<int>(b.batch);
-  const cublasOperation_t ta = op(s.transa), tb = op(s.transb);
+  const int m = x.m, n = x.n, k = x.k, lda = x.lda, ldb = x.ldb, ldc = x.ldc, count = x.count;
+  const cublasOperation_t ta = x.ta, tb = x.tb;
   switch (s.type) {
     case 'S':
       return e.sp(h, ta, tb, m, n, k, &f1, static_cast<const float* const*>(A), lda,

@@ -331,21 +331,18 @@ TEST_P(Batched, ScalarEdgeCases) {
   run(with_strides(g, 3), Expect::Either);
 }
 
-// Statuses equal to the real cuBLAS's for empty batches and bad arguments, none forwarded; C
-// untouched. A negative batchCount is INVALID_VALUE: so the typed entries answer, while
-// cublasGemmStridedBatchedEx (cuBLAS 13.x on the H200) gives EXECUTION_FAILED, or SUCCESS when m
-// is 0 too; those cases are not compared with it.
-TEST_P(Batched, EmptyCallsAndBadArgumentsMatchCublas) {
-  const BatchedEntry& e = entry();
-  ASSERT_TRUE(e.ptx) << "libptxblas.so does not export " << e.symbol;
+// An empty batch or bad arguments, for the statuses tests: the call, its batch count, and
+// whether the handle is null. The strided and pointer-array tests share these.
+struct BadBatch {
+  const char* what;
+  Gemm g;
+  std::int64_t count;
+  bool null_handle = false;
+};
+
+std::vector<BadBatch> bad_batches() {
   const auto N = CUBLAS_OP_N;
-  struct Bad {
-    const char* what;
-    Gemm g;
-    std::int64_t count;
-    bool null_handle = false;
-  };
-  const Bad cases[] = {
+  return {
       {"batchCount = 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 0},
       {"batchCount < 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, -1},
       {"batchCount < 0 with m = 0", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}, -1},
@@ -357,13 +354,23 @@ TEST_P(Batched, EmptyCallsAndBadArgumentsMatchCublas) {
       {"ldc < m", {N, N, 8, 8, 8, 8, 8, 7, 1.0, 0.0}, 3},
       {"null handle", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 3, true},
   };
+}
+
+// Statuses equal to the real cuBLAS's for empty batches and bad arguments, none forwarded; C
+// untouched. A negative batchCount is INVALID_VALUE: so the typed entries answer, while
+// cublasGemmStridedBatchedEx (cuBLAS 13.x on the H200) gives EXECUTION_FAILED, or SUCCESS when m
+// is 0 too; those cases are not compared with it.
+TEST_P(Batched, EmptyCallsAndBadArgumentsMatchCublas) {
+  const BatchedEntry& e = entry();
+  ASSERT_TRUE(e.ptx) << "libptxblas.so does not export " << e.symbol;
+  const std::vector<BadBatch> cases = bad_batches();
   constexpr std::size_t kBytes = 4 * 64 * 16;  // four 8 x 8 entries of the widest type
   DeviceBuffer a(kBytes), b(kBytes), c(kBytes);
   ASSERT_TRUE(a.p && b.p && c.p);
   CUDA_OK(cudaMemset(c.p, 0x5A, kBytes));
   const std::vector<unsigned char> one = encode(e.scal, {1.0, 0.0}), zero = encode(e.scal, {0.0, 0.0});
   const bool ex = e.symbol.find("Ex") != std::string::npos;
-  for (const Bad& x : cases) {
+  for (const BadBatch& x : cases) {
     const Gemm& g = x.g;
     cublasHandle_t h = x.null_handle ? nullptr : handle_->get();
     auto call = [&](const BatchedFn& f) {
@@ -857,26 +864,9 @@ TEST_P(PointerBatched, EmptyCallsAndBadArgumentsMatchCublas) {
   const PointerBatchedEntry& e = entry();
   ASSERT_TRUE(e.ptx) << "libptxblas.so does not export " << e.symbol;
   const auto N = CUBLAS_OP_N;
-  struct Bad {
-    const char* what;
-    Gemm g;
-    std::int64_t count;
-    bool null_handle = false;
-  };
-  const Bad cases[] = {
-      {"batchCount = 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 0},
-      {"batchCount < 0", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, -1},
-      {"batchCount < 0 with m = 0", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}, -1},
-      {"batchCount = 0 with lda < m", {N, N, 8, 8, 8, 7, 8, 8, 1.0, 0.0}, 0},
-      {"m = 0", {N, N, 0, 8, 8, 1, 8, 1, 1.0, 0.0}, 3},
-      {"n = 0", {N, N, 8, 0, 8, 8, 8, 8, 1.0, 0.0}, 3},
-      {"m < 0", {N, N, -1, 8, 8, 8, 8, 8, 1.0, 0.0}, 3},
-      {"k < 0", {N, N, 8, 8, -1, 8, 8, 8, 1.0, 0.0}, 3},
-      {"lda < m", {N, N, 8, 8, 8, 7, 8, 8, 1.0, 0.0}, 3},
-      {"ldb < k", {N, N, 8, 8, 8, 8, 7, 8, 1.0, 0.0}, 3},
-      {"ldc < m", {N, N, 8, 8, 8, 8, 8, 7, 1.0, 0.0}, 3},
-      {"null handle", {N, N, 8, 8, 8, 8, 8, 8, 1.0, 0.0}, 3, true},
-  };
+  std::vector<BadBatch> cases = bad_batches();
+  cases.insert(cases.begin() + 7, {"k < 0", {N, N, 8, 8, -1, 8, 8, 8, 1.0, 0.0}, 3});
+  cases.insert(cases.begin() + 9, {"ldb < k", {N, N, 8, 8, 8, 8, 7, 8, 1.0, 0.0}, 3});
   constexpr std::size_t kEntry = 64 * 16;  // one 8 x 8 entry of the widest type
   constexpr std::size_t kCount = 4;
   DeviceBuffer a(kCount * kEntry), b(kCount * kEntry), c(kCount * kEntry), pa(kCount * 8), pb(kCount * 8),
@@ -893,7 +883,7 @@ TEST_P(PointerBatched, EmptyCallsAndBadArgumentsMatchCublas) {
   CUDA_OK(cudaMemcpy(pb.p, arrays[1].data(), kCount * 8, cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(pc.p, arrays[2].data(), kCount * 8, cudaMemcpyHostToDevice));
   const std::vector<unsigned char> one = encode(e.scal, {1.0, 0.0}), zero = encode(e.scal, {0.0, 0.0});
-  for (const Bad& x : cases) {
+  for (const BadBatch& x : cases) {
     const Gemm& g = x.g;
     cublasHandle_t h = x.null_handle ? nullptr : handle_->get();
     auto call = [&](const PointerBatchedFn& f) {
