@@ -31,9 +31,25 @@ int shared_bytes(const KernelConfig& c) {
 
 bool c64_planes(const KernelConfig& c) { return c.family == Family::Mma && c.data == DataType::C64 && c.ms >= 64; }
 
-// A warp stages 16 rows of each of its 64-row tiles as f32 columns; 4 words of padding per
-// column put the four column pairs of one store instruction in four different bank octets.
-int wgmma_staging_column_bytes(const KernelConfig& c) { return 16 * (c.ms / 64) * 4 + 16; }
+// A warp stages 16 rows of each of its 64-row tiles as f32 columns: 16 (ms / 64) rows in 8-row
+// chunks of 32 bytes, 4 words of padding after, so the four column pairs of one staging store
+// (lane (g, q) at word 2 q S + g) fall in four different bank octets. Where it fits in
+// the stages' bytes, a 64-row warpgroup's columns are padded instead to 28 words with the two
+// chunks 16 words apart: the read-back's quarter warp (chunks h of columns c..c+3, at word 28 c +
+// 16 h) then hits eight distinct 16-byte bank groups, (7 c + 4 h) mod 8, where the 20-word
+// stride put them in six (10.4 wavefronts a load, not 4; perf notes §129).
+namespace {
+constexpr int kPaddedColumnBytes = 112, kPaddedChunkBytes = 64;
+bool padded_staging(const KernelConfig& c) {
+  const int stages = (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages;
+  return c.ms == 64 && (c.threads() - 32) / 32 * c.ns * kPaddedColumnBytes <= stages;
+}
+}  // namespace
+
+int wgmma_staging_column_bytes(const KernelConfig& c) {
+  return padded_staging(c) ? kPaddedColumnBytes : 16 * (c.ms / 64) * 4 + 16;
+}
+int wgmma_staging_chunk_bytes(const KernelConfig& c) { return padded_staging(c) ? kPaddedChunkBytes : 32; }
 
 int wgmma_barrier_offset(const KernelConfig& c) {
   const int stages = (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages;

@@ -158,8 +158,10 @@ int kl_reduce_bytes(const KernelConfig& c);
 // may exceed the 48 KiB a kernel can declare statically); 0 for the others.
 int dynamic_smem_bytes(const KernelConfig& c);
 // Wgmma's shared memory (wgmma_ptx.hpp): the column stride of a warp's staging of C in the
-// epilogue, and where the mbarriers lie (after the stages or the staging, whichever is larger).
+// epilogue, the bytes between a staged column's 8-row chunks, and where the mbarriers lie (after
+// the stages or the staging, whichever is larger).
 int wgmma_staging_column_bytes(const KernelConfig& c);
+int wgmma_staging_chunk_bytes(const KernelConfig& c);
 int wgmma_barrier_offset(const KernelConfig& c);
 
 // Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4".

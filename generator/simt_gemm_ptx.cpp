@@ -48,7 +48,7 @@ class Emitter {
     read_scalar("alpha", alpha_);
     skip_when_no_product();
     if (wgmma_) {
-      emit_wgmma_main_loop(w_, c_, [this](int i, int j) { return acc(i, j).re; });
+      emit_wgmma_main_loop(w_, c_, [this](int i, int j) { return acc(i, j).re; }, wgmma_c_prefetch());
     } else {
       setup_operand(Operand::A);
       setup_operand(Operand::B);
@@ -391,8 +391,20 @@ class Emitter {
   }
   int col_off(int j) const { return mma_ || wgmma_ ? 8 * (j / 2) + j % 2 : tile_offset(j, c_.nl / c_.ns); }
 
-  // Scalar from the kernel parameters, replaced by the device value when its pointer is set.
-  void read_scalar(const std::string& s, Value& v) {
+  // The producer warp's C prefetch (wgmma_ptx.hpp), where the staged store may read C (wgmma
+  // kernels have no atomic split-K variant, whose epilogue would not read C).
+  std::function<void()> wgmma_c_prefetch() {
+    return [this] {
+      read_scalar("beta", beta_, "_early");
+      const std::string skip = is_zero(beta_, "p_pf_skip");
+      ins("or.pred " + skip + ", " + skip + ", %p_split");
+      emit_wgmma_c_prefetch(w_, c_, skip);
+    };
+  }
+
+  // Scalar s (alpha or beta) from the kernel parameters, replaced by the device value when its
+  // pointer is set. `label_suffix` tells apart a second read of the same scalar.
+  void read_scalar(const std::string& s, Value& v, const std::string& label_suffix = "") {
     v.re = ct(s + "_re");
     ins("ld.param." + t_.ct + " " + v.re + ", [p_" + s + "_re]");
     if (t_.cplx) {
@@ -402,7 +414,7 @@ class Emitter {
     const std::string ptr = r("u64", s + "_ptr"), on_dev = r("pred", "p_" + s + "_dev");
     ins("ld.param.u64 " + ptr + ", [p_" + s + "_ptr]");
     ins("setp.ne.u64 " + on_dev + ", " + ptr + ", 0");
-    ins("@!" + on_dev + " bra L_" + s + "_ready");
+    ins("@!" + on_dev + " bra L_" + s + "_ready" + label_suffix);
     if (c_.scalar_f16) {
       const std::string h = r("b16", s + "_h");
       ins("ld.b16 " + h + ", [" + ptr + "]");
@@ -411,7 +423,7 @@ class Emitter {
       ins("ld." + t_.ct + " " + v.re + ", [" + ptr + "]");
       if (t_.cplx) ins("ld." + t_.ct + " " + v.im + ", [" + ptr + "+" + num(t_.part) + "]");
     }
-    w_.label("L_" + s + "_ready");
+    w_.label("L_" + s + "_ready" + label_suffix);
   }
 
   // pred = (v == 0), both parts for complex.

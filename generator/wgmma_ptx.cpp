@@ -1,6 +1,9 @@
 #include "wgmma_ptx.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <vector>
 
 namespace ptxblas::gen {
 namespace {
@@ -22,8 +25,9 @@ struct Side {
 
 class Loop {
  public:
-  Loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc)
-      : w_(w), c_(c), acc_(acc), consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128) {
+  Loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+       const std::function<void()>& after_copies)
+      : w_(w), c_(c), acc_(acc), after_copies_(after_copies), consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128) {
     a_ = {"a", c.ml, c.op_a != Op::N, "%m0", c.ml * c.u * 2, 0};
     b_ = {"b", c.nl, c.op_b == Op::N, "%n0", c.nl * c.u * 2, c.stages * c.ml * c.u * 2};
     bars_ = wgmma_barrier_offset(c);
@@ -81,9 +85,10 @@ class Loop {
   // bytes, and copy A's and B's tiles there with the tensor engine (zeros outside the matrix).
   // A fresh mbarrier counts its "previous" phase (parity 1) as complete, so the first pass over
   // the stages does not wait.
+  // Lane 0 issues the copies; then, where a hook is given, the whole warp runs it (after_copies).
   void produce() {
     ins("setp.ne.u32 " + r("pred", "p_not_lane0") + ", %lane, 0");
-    ins("@%p_not_lane0 bra L_wg_skip");
+    ins("@%p_not_lane0 bra " + std::string(after_copies_ ? "L_wg_copies_issued" : "L_wg_skip"));
     for (const Side* s : {&a_, &b_}) {
       const std::string t = r("u64", s->x + "_tmap");
       ins("mov.b64 " + t + ", p_tmap_" + s->x);
@@ -107,6 +112,10 @@ class Loop {
     copy(b_, stage, kc, full);
     ins("add.s32 " + kc + ", " + kc + ", " + num(c_.u));
     next_step(j, stage, phase, "p", "L_wg_produce");
+    if (!after_copies_) return;
+    w_.label("L_wg_copies_issued");
+    ins("bar.warp.sync -1");
+    after_copies_();
   }
 
   // Step `count` done: count it, move to the next stage (back to 0 after the last, where the
@@ -231,6 +240,7 @@ class Loop {
   PtxWriter& w_;
   const KernelConfig& c_;
   const std::function<std::string(int, int)>& acc_;
+  const std::function<void()>& after_copies_;
   int consumers_;
   int bars_ = 0;
   Side a_, b_;
@@ -257,8 +267,50 @@ void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c) {
   w.ins("mad.lo.s32 %colbase, %q, 2, %colbase");
 }
 
-void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc) {
-  Loop(w, c, acc).emit();
+void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                          const std::function<void()>& after_copies) {
+  Loop(w, c, acc, after_copies).emit();
+}
+
+namespace {
+// Whether the block's tile takes the staged store: wholly inside C, C 16-byte aligned, ldc a
+// multiple of 8 (so every column of the tile starts 16-byte aligned).
+std::string staged_store_fits(PtxWriter& w, const KernelConfig& c) {
+  const std::string fit = w.reg("pred", "e_fit"), t32 = w.reg("s32", "e_t"), bits = w.reg("b64", "e_gbits");
+  w.ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
+  w.ins("setp.le.s32 " + fit + ", " + t32 + ", %m");
+  w.ins("add.s32 " + t32 + ", %n0, " + num(c.nl));
+  w.ins("setp.le.and.s32 " + fit + ", " + t32 + ", %n, " + fit);
+  w.ins("mov.b64 " + bits + ", %gc");
+  w.ins("and.b64 " + bits + ", " + bits + ", 15");
+  w.ins("setp.eq.and.u64 " + fit + ", " + bits + ", 0, " + fit);
+  w.ins("and.b64 " + bits + ", %ldc, 7");
+  w.ins("setp.eq.and.u64 " + fit + ", " + bits + ", 0, " + fit);
+  return fit;
+}
+}  // namespace
+
+void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::string& skip) {
+  const std::string fit = staged_store_fits(w, c);
+  w.ins("@" + skip + " bra L_wg_c_asked");
+  w.ins("@!" + fit + " bra L_wg_c_asked");
+  // Lane l asks columns l, l + 32, ... of the tile: ml elements from row m0 each.
+  const std::string j = w.reg("s32", "pf_j"), t = w.reg("s64", "pf_t"), addr = w.reg("u64", "pf_addr");
+  const std::string more = w.reg("pred", "pf_more");
+  w.ins("mov.s32 " + j + ", %lane");
+  w.label("L_wg_c_ask");
+  w.ins("add.s32 " + w.reg("s32", "pf_col") + ", %n0, " + j);
+  w.ins("cvt.s64.s32 " + t + ", %pf_col");
+  w.ins("mul.lo.s64 " + t + ", " + t + ", %ldc");
+  w.ins("cvt.s64.s32 " + w.reg("s64", "pf_row") + ", %m0");
+  w.ins("add.s64 " + t + ", " + t + ", %pf_row");
+  w.ins("shl.b64 " + t + ", " + t + ", 1");
+  w.ins("add.s64 " + addr + ", %gc, " + t);
+  w.ins("cp.async.bulk.prefetch.L2.global [" + addr + "], " + num(2 * c.ml));
+  w.ins("add.s32 " + j + ", " + j + ", 32");
+  w.ins("setp.lt.s32 " + more + ", " + j + ", " + num(c.nl));
+  w.ins("@" + more + " bra L_wg_c_ask");
+  w.label("L_wg_c_asked");
 }
 
 void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
@@ -266,20 +318,11 @@ void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::fun
   auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
   auto ins = [&](const std::string& s) { w.ins(s); };
   const int stride = wgmma_staging_column_bytes(c);  // bytes between staged columns
+  const int chunk = wgmma_staging_chunk_bytes(c);     // bytes between a column's 8-row chunks
   const int rows = 16 * (c.ms / 64);                  // a warp's rows of C
   const int lanes_per_col = rows / 8, cols_per_pass = 32 / lanes_per_col;
   const int consumers = c.threads() - 32;
-  const std::string fit = r("pred", "e_fit"), t32 = r("s32", "e_t"), t64 = r("s64", "e_t64");
-  ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
-  ins("setp.le.s32 " + fit + ", " + t32 + ", %m");
-  ins("add.s32 " + t32 + ", %n0, " + num(c.nl));
-  ins("setp.le.and.s32 " + fit + ", " + t32 + ", %n, " + fit);
-  const std::string gbits = r("b64", "e_gbits");
-  ins("mov.b64 " + gbits + ", %gc");
-  ins("and.b64 " + gbits + ", " + gbits + ", 15");
-  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
-  ins("and.b64 " + gbits + ", %ldc, 7");
-  ins("setp.eq.and.u64 " + fit + ", " + gbits + ", 0, " + fit);
+  const std::string fit = staged_store_fits(w, c), t64 = r("s64", "e_t64"), gbits = r("b64", "e_gbits");
   ins("@!" + fit + " bra L_wg_generic_store");
   // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
   ins("bar.sync 1, " + num(consumers));
@@ -291,18 +334,18 @@ void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::fun
   ins("mad.lo.u32 " + wr + ", %g, 4, " + wr);
   for (int i = 0; i < 2 * (c.ms / 64); ++i)
     for (int j = 0; j < c.ns / 4; ++j) {
-      const long long off = static_cast<long long>(8 * (j / 2) + j % 2) * stride + (16 * (i / 2) + 8 * (i % 2)) * 4;
+      const long long off = static_cast<long long>(8 * (j / 2) + j % 2) * stride + (2 * (i / 2) + i % 2) * chunk;
       ins("st.shared.f32 [" + wr + "+" + num(off) + "], " + acc(i, j));
     }
   ins("bar.warp.sync -1");
-  // Read back: lane l takes 8 rows (l % lanes_per_col) * 8.. of column l / lanes_per_col, then
-  // cols_per_pass columns further each pass. Local row 16 t + u is C's row
-  // m0 + wm * ms + 64 t + 16 w4 + u.
+  // Read back: lane l takes 8 rows, chunk l % lanes_per_col, of column l / lanes_per_col, then
+  // cols_per_pass columns further each pass: a quarter warp's 16-byte reads (and its writes of C)
+  // cover four columns' 32 bytes each. Local row 16 t + u is C's row m0 + wm * ms + 64 t + 16 w4 + u.
   const std::string lc = r("u32", "e_lc"), lr = r("u32", "e_lr"), rd = r("u32", "e_rd");
   ins("div.u32 " + lc + ", %lane, " + num(lanes_per_col));
   ins("rem.u32 " + lr + ", %lane, " + num(lanes_per_col));
   ins("mad.lo.u32 " + rd + ", " + lc + ", " + num(stride) + ", " + sbase);
-  ins("mad.lo.u32 " + rd + ", " + lr + ", 32, " + rd);
+  ins("mad.lo.u32 " + rd + ", " + lr + ", " + num(chunk) + ", " + rd);
   const std::string grow = r("s32", "e_row"), gcol = r("s32", "e_col"), u = r("u32", "e_u");
   ins("shr.u32 " + u + ", " + lr + ", 1");  // the 64-row tile t
   ins("mad.lo.s32 " + grow + ", %wm, " + num(c.ms) + ", %m0");
@@ -322,46 +365,57 @@ void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::fun
   ins("mul.lo.s64 " + step + ", %ldc, " + num(2LL * cols_per_pass));
   const bool bf = c.data == DataType::BF16;
   const std::string kind = bf ? "bf16" : "f16";
-  std::string v[8], cv[8], o[4], cw[4];
+  std::string v[8], cv[8], o[4];
   for (int e = 0; e < 8; ++e) {
     v[e] = r("f32", "e_v" + num(e));
     cv[e] = r("f32", "e_c" + num(e));
   }
-  for (int e = 0; e < 4; ++e) {
-    o[e] = r("b32", "e_o" + num(e));
-    cw[e] = r("b32", "e_cw" + num(e));
-  }
-  const std::string pass = r("s32", "e_pass"), more = r("pred", "e_more");
-  ins("mov.s32 " + pass + ", 0");
-  w.label("L_wg_store_pass");
-  ins("ld.shared.v4.f32 {" + v[0] + ", " + v[1] + ", " + v[2] + ", " + v[3] + "}, [" + rd + "]");
-  ins("ld.shared.v4.f32 {" + v[4] + ", " + v[5] + ", " + v[6] + ", " + v[7] + "}, [" + rd + "+16]");
-  for (int e = 0; e < 4; ++e) ins("mov.b32 " + cw[e] + ", 0");
-  ins("@!" + beta_zero + " ld.global.v4.b32 {" + cw[0] + ", " + cw[1] + ", " + cw[2] + ", " + cw[3] + "}, [" + gaddr +
-      "]");
-  for (int e = 0; e < 4; ++e) {
-    if (bf) {  // bf16 -> f32: the 16 bits on top
-      ins("shl.b32 " + cv[2 * e] + ", " + cw[e] + ", 16");
-      ins("and.b32 " + cv[2 * e + 1] + ", " + cw[e] + ", 0xffff0000");
-    } else {
-      const std::string lo = r("b16", "e_h0"), hi = r("b16", "e_h1");
-      ins("mov.b32 {" + lo + ", " + hi + "}, " + cw[e]);
-      ins("cvt.f32.f16 " + cv[2 * e] + ", " + lo);
-      ins("cvt.f32.f16 " + cv[2 * e + 1] + ", " + hi);
+  for (int e = 0; e < 4; ++e) o[e] = r("b32", "e_o" + num(e));
+  // The passes go in two groups, each group's C words all read before its first store: ptxas
+  // keeps a load after the stores before it, so reading pass by pass cost one memory round trip a
+  // pass (perf notes §129). Half the passes' words are a quarter of the accumulators' registers;
+  // all of them at once let ptxas hoist the reads above the staging (64x64: 72 registers, not 61,
+  // a block per SM less).
+  const int passes = c.ns / cols_per_pass, group = std::max(1, passes / 2);
+  const std::string lp = r("u64", "e_lp");
+  for (int g0 = 0; g0 < passes; g0 += group) {
+    std::vector<std::array<std::string, 4>> cw(group);
+    ins("mov.u64 " + lp + ", " + gaddr);
+    for (int p = 0; p < group; ++p) {
+      for (int e = 0; e < 4; ++e) {
+        cw[p][e] = r("b32", "e_cw" + num(p) + "_" + num(e));
+        ins("mov.b32 " + cw[p][e] + ", 0");
+      }
+      ins("@!" + beta_zero + " ld.global.v4.b32 {" + cw[p][0] + ", " + cw[p][1] + ", " + cw[p][2] + ", " + cw[p][3] +
+          "}, [" + lp + "]");
+      if (p + 1 < group) ins("add.s64 " + lp + ", " + lp + ", " + step);
+    }
+    for (int p = 0; p < group; ++p) {
+      const long long at = static_cast<long long>(g0 + p) * cols_per_pass * stride;
+      for (int h = 0; h < 2; ++h)
+        ins("ld.shared.v4.f32 {" + v[4 * h] + ", " + v[4 * h + 1] + ", " + v[4 * h + 2] + ", " + v[4 * h + 3] + "}, [" +
+            rd + "+" + num(at + 16 * h) + "]");
+      for (int e = 0; e < 4; ++e) {
+        if (bf) {  // bf16 -> f32: the 16 bits on top
+          ins("shl.b32 " + cv[2 * e] + ", " + cw[p][e] + ", 16");
+          ins("and.b32 " + cv[2 * e + 1] + ", " + cw[p][e] + ", 0xffff0000");
+        } else {
+          const std::string lo = r("b16", "e_h0"), hi = r("b16", "e_h1");
+          ins("mov.b32 {" + lo + ", " + hi + "}, " + cw[p][e]);
+          ins("cvt.f32.f16 " + cv[2 * e] + ", " + lo);
+          ins("cvt.f32.f16 " + cv[2 * e + 1] + ", " + hi);
+        }
+      }
+      for (int e = 0; e < 8; ++e) {
+        ins("mul.rn.f32 " + v[e] + ", " + alpha + ", " + v[e]);
+        ins("fma.rn.f32 " + v[e] + ", " + beta + ", " + cv[e] + ", " + v[e]);
+      }
+      // cvt.rn.f16x2.f32 d, a, b puts a in the upper half: the higher row.
+      for (int e = 0; e < 4; ++e) ins("cvt.rn." + kind + "x2.f32 " + o[e] + ", " + v[2 * e + 1] + ", " + v[2 * e]);
+      ins("st.global.v4.b32 [" + gaddr + "], {" + o[0] + ", " + o[1] + ", " + o[2] + ", " + o[3] + "}");
+      if (g0 + p + 1 < passes) ins("add.s64 " + gaddr + ", " + gaddr + ", " + step);
     }
   }
-  for (int e = 0; e < 8; ++e) {
-    ins("mul.rn.f32 " + v[e] + ", " + alpha + ", " + v[e]);
-    ins("fma.rn.f32 " + v[e] + ", " + beta + ", " + cv[e] + ", " + v[e]);
-  }
-  // cvt.rn.f16x2.f32 d, a, b puts a in the upper half: the higher row.
-  for (int e = 0; e < 4; ++e) ins("cvt.rn." + kind + "x2.f32 " + o[e] + ", " + v[2 * e + 1] + ", " + v[2 * e]);
-  ins("st.global.v4.b32 [" + gaddr + "], {" + o[0] + ", " + o[1] + ", " + o[2] + ", " + o[3] + "}");
-  ins("add.u32 " + rd + ", " + rd + ", " + num(cols_per_pass * stride));
-  ins("add.s64 " + gaddr + ", " + gaddr + ", " + step);
-  ins("add.s32 " + pass + ", " + pass + ", 1");
-  ins("setp.lt.s32 " + more + ", " + pass + ", " + num(c.ns / cols_per_pass));
-  ins("@" + more + " bra L_wg_store_pass");
   ins("ret");
   w.label("L_wg_generic_store");
 }

@@ -31,9 +31,17 @@ std::string wgmma_shared_decl();
 void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c);
 
 // The loop, from the barriers' set-up to the last K-step. Reads %thr, %lane, %m0, %n0, %p_skip,
-// the K-range registers %kstart and %keff and the parameters p_tmap_a, p_tmap_b; `acc(i, j)` names accumulator (i, j) in the
-// epilogue's grid (rows 64 (i / 2) + 8 (i % 2), columns 8 (j / 2) + j % 2 from the bases).
-void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc);
+// the K-range registers %kstart and %keff and the parameters p_tmap_a, p_tmap_b; `acc(i, j)`
+// names accumulator (i, j) in the epilogue's grid (rows 64 (i / 2) + 8 (i % 2), columns
+// 8 (j / 2) + j % 2 from the bases). `after_copies`, if set, is emitted for the whole producer
+// warp once its last copy is issued (the warp then leaves).
+void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                          const std::function<void()>& after_copies);
+
+// The producer warp's C prefetch: unless `skip` (beta == 0, or the block writes a split-K
+// partial), a tile that takes the staged store below is asked into L2 column by column, so the
+// epilogue's reads of C find it there. Reads %lane, %m0, %n0, %m, %n, %gc, %ldc.
+void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::string& skip);
 
 // The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
 // and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp

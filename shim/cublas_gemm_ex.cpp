@@ -1,5 +1,6 @@
-// cublasGemmEx, cublasGemmStridedBatchedEx and their _64 variants: the served type combinations run generated kernels, every
-// other combination (and any explicit algorithm request) goes to the real function.
+// cublasGemmEx, cublasGemmStridedBatchedEx and their _64 variants: the served type combinations
+// run generated kernels, every other combination (and any explicit algorithm request) goes to the
+// real function.
 #include <cublas_api.h>
 
 #include <optional>

@@ -12,8 +12,8 @@ gen::Op to_op(cublasOperation_t op) {
   return op == CUBLAS_OP_N ? gen::Op::N : op == CUBLAS_OP_T ? gen::Op::T : gen::Op::C;
 }
 
-// check_gemm_args, and for a strided batch cuBLAS's INVALID_VALUE for a negative batchCount
-// (whatever else is empty) and nothing to do for none.
+// check_gemm_args, and for a batch (strided or pointer arrays) cuBLAS's INVALID_VALUE for a
+// negative batchCount (whatever else is empty) and nothing to do for none.
 std::optional<cublasStatus_t> check_batched_gemm_args(const GemmRequest& r) {
   const std::optional<cublasStatus_t> checked =
       check_gemm_args(r.handle, r.transa, r.transb, r.m, r.n, r.k, r.alpha, r.lda, r.ldb, r.beta, r.ldc);
@@ -36,7 +36,8 @@ Decision try_serve(const GemmRequest& r) {
   if (auto d = settle_checked(shape, check_batched_gemm_args(r), empty)) return *d;
   if (ptxblas_disabled()) return {std::nullopt, "PTXBLAS_DISABLE is set"};
   // Entries of C that overlap make the result depend on the order the entries run in.
-  if (r.batch > 1 && !r.pointer_arrays && r.stride_c < r.ldc * r.n) return {std::nullopt, "strided batch with overlapping C entries"};
+  if (r.batch > 1 && !r.pointer_arrays && r.stride_c < r.ldc * r.n)
+    return {std::nullopt, "strided batch with overlapping C entries"};
   std::string why;
   const std::optional<HandleState> state = read_handle_state(r.handle, why);
   if (!state) return {std::nullopt, why};

@@ -4,7 +4,8 @@
 // Shapes: built in (attention / bmm sizes), or --shapes FILE with one `TYPE TRANSA TRANSB M N K
 // BATCH` a line ('#' starts a comment). TYPE: S, D, C, Z (cublas?gemmStridedBatched); H and B
 // (cublasGemmStridedBatchedEx on f16 / bf16 with f32 compute and scalars, as torch.bmm calls it).
-// Entries are packed (stride = one entry), alpha = 1, beta = 0.
+// Entries are packed (stride = one entry), alpha = 1, beta = 0 (--beta-one: the timed calls add to
+// C with beta = 1; the check keeps beta = 0).
 // --pointers: the same shapes through cublas{S,D,C,Z}gemmBatched instead (device arrays of the
 // packed entries' pointers, one array per operand and operand set; H and B rows dropped, as
 // cublasHgemmBatched and cublasGemmBatchedEx are not ptxblas's); rows' type is then "SP", "DP", ...
@@ -158,11 +159,20 @@ Sizes sizes(const bench::Shape& s) {
   return {l, static_cast<long long>(l.a_elems), static_cast<long long>(l.b_elems), static_cast<long long>(l.c_elems)};
 }
 
-// alpha = 1 and beta = 0 in every scalar type (f32 for H and B).
+// 1 and 0 in every scalar type (f32 for H and B): alpha is 1, beta either.
 constexpr float f1 = 1, f0 = 0;
 constexpr double d1 = 1, d0 = 0;
 constexpr cuComplex c1{1, 0}, c0{0, 0};
 constexpr cuDoubleComplex z1{1, 0}, z0{0, 0};
+
+// beta in each scalar type: 1 (the timed calls with --beta-one) or 0.
+struct Betas {
+  const float* f;
+  const double* d;
+  const cuComplex* c;
+  const cuDoubleComplex* z;
+};
+Betas betas(bool one) { return one ? Betas{&f1, &d1, &c1, &z1} : Betas{&f0, &d0, &c0, &z0}; }
 
 // A batch's arguments as both entry-point families take them.
 struct Args {
@@ -186,10 +196,11 @@ Args args_of(const Batched& b) {
           op(s.transb)};
 }
 
-// C = op(A) op(B) for every entry: alpha = 1, beta = 0 in the call's scalar type (f32 for H and B).
+// C = op(A) op(B) (+ C with beta_one) for every entry, in the call's scalar type (f32 for H and B).
 cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
-                           void* C) {
+                           void* C, bool beta_one) {
   const Args x = args_of(b);
+  const Betas be = betas(beta_one);
   const bench::Shape& s = b.s;
   const Sizes& z = x.z;
   const int m = x.m, n = x.n, k = x.k, lda = x.lda, ldb = x.ldb, ldc = x.ldc, count = x.count;
@@ -197,21 +208,21 @@ cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b,
   switch (s.type) {
     case 'S':
       return e.s(h, ta, tb, m, n, k, &f1, static_cast<const float*>(A), lda, z.sa, static_cast<const float*>(B), ldb,
-                 z.sb, &f0, static_cast<float*>(C), ldc, z.sc, count);
+                 z.sb, be.f, static_cast<float*>(C), ldc, z.sc, count);
     case 'D':
       return e.d(h, ta, tb, m, n, k, &d1, static_cast<const double*>(A), lda, z.sa, static_cast<const double*>(B),
-                 ldb, z.sb, &d0, static_cast<double*>(C), ldc, z.sc, count);
+                 ldb, z.sb, be.d, static_cast<double*>(C), ldc, z.sc, count);
     case 'C':
       return e.c(h, ta, tb, m, n, k, &c1, static_cast<const cuComplex*>(A), lda, z.sa,
-                 static_cast<const cuComplex*>(B), ldb, z.sb, &c0,
+                 static_cast<const cuComplex*>(B), ldb, z.sb, be.c,
                  static_cast<cuComplex*>(C), ldc, z.sc, count);
     case 'Z':
       return e.z(h, ta, tb, m, n, k, &z1, static_cast<const cuDoubleComplex*>(A), lda, z.sa,
-                 static_cast<const cuDoubleComplex*>(B), ldb, z.sb, &z0,
+                 static_cast<const cuDoubleComplex*>(B), ldb, z.sb, be.z,
                  static_cast<cuDoubleComplex*>(C), ldc, z.sc, count);
     default: {  // H, B
       const cudaDataType t = s.type == 'H' ? CUDA_R_16F : CUDA_R_16BF;
-      return e.ex(h, ta, tb, m, n, k, &f1, A, t, lda, z.sa, B, t, ldb, z.sb, &f0, C, t, ldc, z.sc, count,
+      return e.ex(h, ta, tb, m, n, k, &f1, A, t, lda, z.sa, B, t, ldb, z.sb, be.f, C, t, ldc, z.sc, count,
                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     }
   }
@@ -220,24 +231,25 @@ cublasStatus_t run_batched(const Entries& e, cublasHandle_t h, const Batched& b,
 // The same through cublas?gemmBatched: A, B and C are device arrays of the entries' pointers (S, D,
 // C, Z only).
 cublasStatus_t run_pointers(const Entries& e, cublasHandle_t h, const Batched& b, const void* A, const void* B,
-                            void* C) {
+                            void* C, bool beta_one) {
   const Args x = args_of(b);
+  const Betas be = betas(beta_one);
   const bench::Shape& s = b.s;
   const int m = x.m, n = x.n, k = x.k, lda = x.lda, ldb = x.ldb, ldc = x.ldc, count = x.count;
   const cublasOperation_t ta = x.ta, tb = x.tb;
   switch (s.type) {
     case 'S':
       return e.sp(h, ta, tb, m, n, k, &f1, static_cast<const float* const*>(A), lda,
-                  static_cast<const float* const*>(B), ldb, &f0, static_cast<float* const*>(C), ldc, count);
+                  static_cast<const float* const*>(B), ldb, be.f, static_cast<float* const*>(C), ldc, count);
     case 'D':
       return e.dp(h, ta, tb, m, n, k, &d1, static_cast<const double* const*>(A), lda,
-                  static_cast<const double* const*>(B), ldb, &d0, static_cast<double* const*>(C), ldc, count);
+                  static_cast<const double* const*>(B), ldb, be.d, static_cast<double* const*>(C), ldc, count);
     case 'C':
       return e.cp(h, ta, tb, m, n, k, &c1, static_cast<const cuComplex* const*>(A), lda,
-                  static_cast<const cuComplex* const*>(B), ldb, &c0, static_cast<cuComplex* const*>(C), ldc, count);
+                  static_cast<const cuComplex* const*>(B), ldb, be.c, static_cast<cuComplex* const*>(C), ldc, count);
     case 'Z':
       return e.zp(h, ta, tb, m, n, k, &z1, static_cast<const cuDoubleComplex* const*>(A), lda,
-                  static_cast<const cuDoubleComplex* const*>(B), ldb, &z0, static_cast<cuDoubleComplex* const*>(C),
+                  static_cast<const cuDoubleComplex* const*>(B), ldb, be.z, static_cast<cuDoubleComplex* const*>(C),
                   ldc, count);
     default: return CUBLAS_STATUS_NOT_SUPPORTED;  // H, B: dropped before
   }
@@ -245,6 +257,7 @@ cublasStatus_t run_pointers(const Entries& e, cublasHandle_t h, const Batched& b
 
 struct Options {
   bool pointers = false;
+  bool beta_one = false;
   std::string shapes;
   std::string csv = "batched-bench.csv";
   std::string filter;
@@ -336,13 +349,15 @@ Row run_one(Ctx& x, const Batched& b) {
   Row row;
   row.b = b;
   row.type = std::string(1, b.s.type) + (pointers ? "P" : "");
-  // Operand set i's A and B, into C (check: which == 0 ptxblas's check C, 1 cuBLAS's; -1 the set's).
+  // Operand set i's A and B, into C (check: which == 0 ptxblas's check C, 1 cuBLAS's, beta = 0; -1
+  // the set's, timed).
   auto launch = [&](const Entries& e, std::size_t i, int which) {
+    const bool beta_one = which < 0 && x.opt.beta_one;
     if (pointers)
       return run_pointers(e, x.handle, b, w.pa[i].get(), w.pb[i].get(),
-                          which < 0 ? w.pc[i].get() : w.check_ptrs[static_cast<std::size_t>(which)].get());
+                          which < 0 ? w.pc[i].get() : w.check_ptrs[static_cast<std::size_t>(which)].get(), beta_one);
     void* c = which < 0 ? w.c[i].get() : which == 0 ? w.check_ptx.get() : w.check_ref.get();
-    return run_batched(e, x.handle, b, w.a[i].get(), w.b[i].get(), c);
+    return run_batched(e, x.handle, b, w.a[i].get(), w.b[i].get(), c, beta_one);
   };
   std::size_t next = 0;  // rotating operand set of the next call
   cublasStatus_t ptx_status = CUBLAS_STATUS_SUCCESS;
@@ -431,6 +446,7 @@ int main(int argc, char** argv) {
   app.add_flag("--pointers", o.pointers,
                "time cublas{S,D,C,Z}gemmBatched (device arrays of the entries' pointers) on the same shapes "
                "instead; H and B shapes are dropped");
+  app.add_flag("--beta-one", o.beta_one, "timed calls with beta = 1 (C read and added to); the check keeps beta = 0");
   app.add_option("--shapes", o.shapes, "shape file: TYPE TRANSA TRANSB M N K BATCH per line (default: built in)");
   app.add_option("--csv", o.csv, "write the table to this CSV file (\"\": none)")->capture_default_str();
   app.add_option("--filter", o.filter, "only shapes of this type letter");
@@ -468,10 +484,10 @@ int main(int argc, char** argv) {
   cudaStream_t stream = session->stream;
   const int version = session->cublas_version;
   if (o.seed == 0) o.seed = std::random_device{}() | 1ull;
-  std::printf("device %s sm_%d%d SMs %d L2 %d MB\ncublas_version %d\nlibrary %s\nshapes %s (%zu)  seed %llu\n",
+  std::printf("device %s sm_%d%d SMs %d L2 %d MB\ncublas_version %d\nlibrary %s\nshapes %s (%zu)  seed %llu  beta %d\n",
               prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20, version,
               o.library.c_str(), o.shapes.empty() ? "built in" : o.shapes.c_str(), shapes.size(),
-              static_cast<unsigned long long>(o.seed));
+              static_cast<unsigned long long>(o.seed), o.beta_one ? 1 : 0);
 
   std::FILE* csv = nullptr;
   if (!o.csv.empty()) {

@@ -1,4 +1,4 @@
-// The epilogue's order of C reads and writes (perf notes §67, §68), read off the generated PTX.
+// The epilogue's order of C reads and writes (perf notes §67, §68, §129), read off the generated PTX.
 // ptxas keeps every global load after the stores before it, so a load placed after a store waits
 // for that store's whole round trip: each column of C must be read before any of it is written,
 // and, where a column takes at most 16 registers, the next column read before this one is written.
@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -90,4 +91,93 @@ TEST(EpilogueOrder, EachColumnOfCIsReadBeforeItIsWritten) {
       ++stores;
     }
   }
+}
+
+namespace {
+
+// 'L' / 'S' for each global load / store of the wgmma staged store (from its staging barrier to
+// the common epilogue's label).
+std::string staged_store_accesses(const std::string& ptx) {
+  const size_t from = ptx.find("bar.sync 1,"), to = ptx.find("\nL_wg_generic_store:");
+  std::istringstream in(ptx.substr(from, to - from));
+  std::string line, seq;
+  while (std::getline(in, line)) {
+    if (line.find("ld.global.") != std::string::npos) seq += 'L';
+    if (line.find("st.global.") != std::string::npos) seq += 'S';
+  }
+  return seq;
+}
+
+// The producer warp's code after its last copy (wgmma_ptx.hpp's after_copies).
+std::string after_copies(const std::string& ptx) {
+  const size_t from = ptx.find("\nL_wg_copies_issued:"), to = ptx.find("\nL_wg_skip:");
+  return from == std::string::npos || to < from ? "" : ptx.substr(from, to - from);
+}
+
+}  // namespace
+
+// Each warp writes C in passes of 16-byte stores; the passes go in two groups, each group's
+// reads of C all before its first store (perf notes §129), so a warp waits for C twice, not
+// once per pass. Every catalogued wgmma tile, plain and batched, both half types.
+TEST(EpilogueOrder, WgmmaStagedStoreReadsEachHalfOfCBeforeWritingIt) {
+  for (DataType t : {DataType::F16, DataType::BF16})
+    for (const Tile& tile : wgmma_catalog())
+      for (bool batched : {false, true}) {
+        KernelConfig c = make(t, Op::N, Op::T, tile);
+        c.batched = batched;
+        SCOPED_TRACE(kernel_name(c));
+        const int passes = c.ns / 16, group = passes / 2;  // 64-row warpgroup tiles: 16 columns a pass
+        ASSERT_EQ(c.ms, 64);
+        const std::string half = std::string(group, 'L') + std::string(group, 'S');
+        EXPECT_EQ(staged_store_accesses(generate_simt_gemm(c, 90).ptx), half + half);
+      }
+}
+
+// The producer asks C's tile into L2 once its copies are out, only where the staged store will
+// read C: beta != 0 and not a split-K partial, each column of the tile once.
+TEST(EpilogueOrder, WgmmaProducerAsksCIntoL2UnlessBetaIsZero) {
+  for (const Tile& tile : wgmma_catalog()) {
+    const KernelConfig c = make(DataType::F16, Op::T, Op::N, tile);
+    SCOPED_TRACE(kernel_name(c));
+    const std::string code = after_copies(generate_simt_gemm(c, 90).ptx);
+    ASSERT_FALSE(code.empty());
+    const size_t ask = code.find("cp.async.bulk.prefetch.L2.global");
+    ASSERT_NE(ask, std::string::npos) << code;
+    EXPECT_NE(code.find("], " + std::to_string(2 * c.ml) + ";"), std::string::npos) << "one column of ml halves";
+    EXPECT_NE(code.find("setp.eq.f32 %v_p_pf_skip, %v_beta_re, 0f00000000"), std::string::npos) << code;
+    EXPECT_NE(code.find("or.pred %v_p_pf_skip, %v_p_pf_skip, %v_p_split"), std::string::npos) << code;
+    EXPECT_LT(code.find("@%v_p_pf_skip bra L_wg_c_asked"), ask) << code;
+  }
+}
+
+// The staging's bank pattern (kernel_config.cpp): a warp's staging stores, lane (g, q) at byte
+// 2 q S + 4 g, hit 32 distinct banks; where the columns are padded, a quarter warp's 16-byte
+// read-back loads (lanes 2c, 2c + 1: chunks 0 and 1 of column c) hit 8 distinct bank groups and
+// the padding costs no shared memory (it fits in the stages).
+TEST(EpilogueOrder, WgmmaStagingIsFreeOfBankConflictsWherePadded) {
+  int padded = 0;
+  for (DataType t : {DataType::F16, DataType::BF16})
+    for (const Tile& tile : wgmma_catalog())
+      for (int stages : {2, tile.stages}) {
+        Tile s = tile;
+        s.stages = stages;
+        const KernelConfig c = make(t, Op::N, Op::N, s);
+        SCOPED_TRACE(kernel_name(c));
+        const int stride = wgmma_staging_column_bytes(c), chunk = wgmma_staging_chunk_bytes(c);
+        std::set<int> banks;
+        for (int lane = 0; lane < 32; ++lane) banks.insert((2 * (lane % 4) * stride + 4 * (lane / 4)) / 4 % 32);
+        EXPECT_EQ(banks.size(), 32u);
+        if (chunk == 32) continue;  // the unpadded 20-word stride: six groups a quarter warp
+        ++padded;
+        const int stage_bytes = (c.ml + c.nl) * c.u * 2 * c.stages;
+        EXPECT_EQ(wgmma_barrier_offset(c), stage_bytes);
+        for (int quarter = 0; quarter < 4; ++quarter)
+          for (int half = 0; half < 2; ++half) {
+            std::set<int> groups;
+            for (int lane = 8 * quarter; lane < 8 * quarter + 8; ++lane)
+              groups.insert(((lane / 2) * stride + (lane % 2) * chunk + 16 * half) / 16 % 8);
+            EXPECT_EQ(groups.size(), 8u) << "quarter " << quarter << ", second load " << half;
+          }
+      }
+  EXPECT_GE(padded, 8);  // 64x64, 64x128 s4 and 128x128 of both types at least
 }
