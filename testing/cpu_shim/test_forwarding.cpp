@@ -100,26 +100,33 @@ void expect_dispatch_reason(const std::string& what) {
   }
 }
 
+// Calls entry e with x and checks that cuBLAS got exactly that call, once, that its status came
+// back and that the call counted as forwarded, not served; returns ptxblas's record of the call.
+std::string expect_forwarded_as_given(const EntrySpec& e, const GemmArgs& x) {
+  FakeCublas& f = fake_cublas();
+  const std::uint64_t gemms0 = f.gemm_calls;
+  const Counters before = counters();
+  const cublasStatus_t s = call_gemm(e, x);
+  const std::string what = last_call();
+  const Counters after = counters();
+  EXPECT_EQ(status_name(s), status_name(kCublasSays)) << "cuBLAS's status not passed through";
+  EXPECT_EQ(f.gemm_calls, gemms0 + 1) << what;
+  if (f.gemm_calls != gemms0 + 1) return what;  // f.last is not this call
+  expect_same_call(f.last, e.symbol, x);
+  if (e.ex) expect_same_ex(f.last, e.type, e.type, e.type, e.compute, CUBLAS_GEMM_DEFAULT);
+  EXPECT_EQ(after.forwarded, before.forwarded + 1);
+  EXPECT_EQ(after.served, before.served);
+  return what;
+}
+
 class Forwarding : public ::testing::TestWithParam<std::string> {
  protected:
   void call_and_check(const GemmArgs& x, const std::function<void(const std::string&)>& check_reason,
                       bool expect_handle_read) {
-    const EntrySpec& e = gemm_entry(GetParam());
-    FakeCublas& f = fake_cublas();
-    const std::uint64_t gemms0 = f.gemm_calls, queries0 = f.handle_queries;
-    const Counters before = counters();
-    const cublasStatus_t s = call_gemm(e, x);
-    const std::string what = last_call();
-    const Counters after = counters();
-    EXPECT_EQ(status_name(s), status_name(kCublasSays)) << "cuBLAS's status not passed through";
-    ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
-    expect_same_call(f.last, e.symbol, x);
-    if (e.ex) expect_same_ex(f.last, e.type, e.type, e.type, e.compute, CUBLAS_GEMM_DEFAULT);
-    check_reason(what);
-    EXPECT_EQ(after.forwarded, before.forwarded + 1);
-    EXPECT_EQ(after.served, before.served);
+    const std::uint64_t queries0 = fake_cublas().handle_queries;
+    check_reason(expect_forwarded_as_given(gemm_entry(GetParam()), x));
     if (expect_handle_read && !ptxblas_disable_set()) {
-      EXPECT_GT(f.handle_queries, queries0);
+      EXPECT_GT(fake_cublas().handle_queries, queries0);
     }
   }
 };
@@ -268,18 +275,8 @@ TEST(ForwardingBatched, OverlappingCEntries) {
       configure(f, CUBLAS_STATUS_SUCCESS);
       GemmArgs x = valid_call(one, zero);
       x.stride_c = stride_c;
-      const std::uint64_t gemms0 = f.gemm_calls;
-      const Counters before = counters();
-      const cublasStatus_t s = call_gemm(e, x);
-      const std::string what = last_call();
-      const Counters after = counters();
-      EXPECT_EQ(status_name(s), status_name(kCublasSays));
+      const std::string what = expect_forwarded_as_given(e, x);
       EXPECT_EQ(what.rfind("forwarded: ", 0), 0u) << what;
-      ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
-      expect_same_call(f.last, e.symbol, x);
-      if (e.ex) expect_same_ex(f.last, e.type, e.type, e.type, e.compute, CUBLAS_GEMM_DEFAULT);
-      EXPECT_EQ(after.forwarded, before.forwarded + 1);
-      EXPECT_EQ(after.served, before.served);
     }
   }
 }
@@ -310,19 +307,12 @@ TEST(ForwardingPointerArrays, ArgumentsIntact) {
         x.c = fake_ptr(0x7C0030);
         x.batch = batch;
         const std::uint64_t gemms0 = f.gemm_calls;
-        const Counters before = counters();
-        const cublasStatus_t s = call_gemm(e, x);
-        const std::string what = last_call();
-        const Counters after = counters();
-        EXPECT_EQ(status_name(s), status_name(kCublasSays));
+        const std::string what = expect_forwarded_as_given(e, x);
         EXPECT_EQ(what.rfind("forwarded: ", 0), 0u) << what;
         ASSERT_EQ(f.gemm_calls, gemms0 + 1) << what;
-        expect_same_call(f.last, e.symbol, x);
         EXPECT_EQ(f.last.stride_a, 0);
         EXPECT_EQ(f.last.stride_c, 0);
         EXPECT_EQ(f.last.atype, -1);
-        EXPECT_EQ(after.forwarded, before.forwarded + 1);
-        EXPECT_EQ(after.served, before.served);
       }
   }
 }
