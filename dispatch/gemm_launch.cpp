@@ -89,9 +89,9 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   std::uint64_t counts = tc.ptr;
   CUfunction reduce = counts ? nullptr : cached_reduce_kernel(ctx, call.data, cfg.scalar_f16, dev.sm, out.detail);
   if (!counts && !reduce) return out;
-  CUtensorMap maps[2];
+  CUtensorMap maps[3];
   if (plan.config.family == gen::Family::Wgmma &&
-      !wgmma_tensor_maps(call, plan.config, call.a, call.b, call.n, 0, maps[0], maps[1], out.detail))
+      !wgmma_tensor_maps(call, plan.config, {call.a, call.b, call.c, call.n}, 0, maps, out.detail))
     return out;
   const auto stream = static_cast<CUstream>(call.stream);
   const std::size_t bytes =
@@ -115,7 +115,7 @@ Outcome run_split(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, con
   // The tensor maps are read by wgmma kernels only; the others take the first kKernelParamCount.
   void* gp[gen::kWgmmaParamCount] = {&a, &b, &c, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1),
                                      s.at(2), s.at(3), &s.alpha_ptr, &s.beta_ptr, &wsp, &kchunk, &fill, &fill_diag,
-                                     &d_offset, &counts, &maps[0], &maps[1]};
+                                     &d_offset, &counts, &maps[0], &maps[1], &maps[2]};
   void* rp[gen::kReduceParamCount] = {&wsp, &c, &ldc, &m, &n, &kg, s.at(0), s.at(1), s.at(2), s.at(3),
                                       &s.alpha_ptr, &s.beta_ptr, &fill, &fill_diag, &d_offset};
   CUresult r = launch(d, gemm.fn, grid_x, grid_y, static_cast<unsigned>(plan.kg), static_cast<unsigned>(cfg.threads()),
@@ -263,10 +263,12 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
       std::uint64_t cc = c + static_cast<std::uint64_t>(n0 * ldc * es);
       // The chunk's column j is C's column n0 + j: the fill's diagonal moves by n0.
       std::int32_t fill = call.fill, fill_diag = static_cast<std::int32_t>(n0);
-      CUtensorMap maps[2];
+      CUtensorMap maps[3];
       if (cfg.family == gen::Family::Wgmma &&
-          !wgmma_tensor_maps(call, cfg, reinterpret_cast<const void*>(a), reinterpret_cast<const void*>(bc), n,
-                             entries, maps[0], maps[1], out.detail)) {
+          !wgmma_tensor_maps(call, cfg,
+                             {reinterpret_cast<const void*>(a), reinterpret_cast<const void*>(bc),
+                              reinterpret_cast<const void*>(cc), n},
+                             entries, maps, out.detail)) {
         out.failed = queued;
         return out;
       }
@@ -276,8 +278,7 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
           &s.beta_ptr, &ws, &kchunk, &fill, &fill_diag, &d_offset, &counts};
       int next = gen::kKernelParamCount;
       if (cfg.family == gen::Family::Wgmma) {
-        params[next++] = &maps[0];
-        params[next++] = &maps[1];
+        for (CUtensorMap& map : maps) params[next++] = &map;
       }
       if (cfg.batched && !cfg.batch_pointers) {
         params[next++] = &stride_a;

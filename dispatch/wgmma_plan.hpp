@@ -24,12 +24,25 @@ bool wgmma_fits_when_aligned(const GemmCall& call, const DeviceInfo& dev);
 // Whether a tensor map reads an operand as it lies: base 16-byte aligned, ld a multiple of 8.
 bool tma_readable(const void* p, std::int64_t ld);
 
-// The kernel's tensor maps (generator/kernel_abi.hpp) of A from `a` on and of the n columns of
-// op(B) from `b` on (the launcher's column chunks); for a batched kernel, 3-D maps of `entries`
-// entries the call's strides apart (the launcher's chunks of the batch). False, with why, when
-// the driver refuses them.
-bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* a, const void* b, std::int64_t n,
-                       std::int64_t entries, CUtensorMap& map_a, CUtensorMap& map_b, std::string& why);
+// Whether the epilogue writes C through a tensor map (kernel_abi.hpp's tmap_c): C 16-byte aligned,
+// ldc a multiple of 8 and, batched, stride_c a multiple of 8 keeping the n-column entries apart.
+// The kernel checks the same; the two must agree.
+bool c_tma_writable(const void* c, std::int64_t ldc, bool batched, std::int64_t stride_c, std::int64_t n);
+
+// Where a launch's operands start: A, the n columns of op(B) and of C from `b` and `c` on (the
+// launcher's column chunks), and for a batched kernel its chunk's first entry.
+struct WgmmaOperands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;
+  std::int64_t n = 0;
+};
+
+// The kernel's tensor maps (generator/kernel_abi.hpp) of A, op(B) and C (zeros where
+// c_tma_writable says no); for a batched kernel, 3-D maps of `entries` entries the call's strides
+// apart (the launcher's chunks of the batch). False, with why, when the driver refuses them.
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const WgmmaOperands& at, std::int64_t entries,
+                       CUtensorMap (&maps)[3], std::string& why);
 
 // The heuristic's plan for a call wgmma_fits: rules by width, depth and streamed size, the wave
 // model (wgmma_waves.hpp) where they weigh several tiles, else the catalogue's plan over all tiles.

@@ -57,17 +57,26 @@ CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const vo
 
 }  // namespace
 
-bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const void* a, const void* b, std::int64_t n,
-                       std::int64_t entries, CUtensorMap& map_a, CUtensorMap& map_b, std::string& why) {
+bool c_tma_writable(const void* c, std::int64_t ldc, bool batched, std::int64_t stride_c, std::int64_t n) {
+  return tma_readable(c, ldc) && (!batched || (stride_c % 8 == 0 && stride_c >= ldc * n));
+}
+
+bool wgmma_tensor_maps(const GemmCall& call, const gen::KernelConfig& c, const WgmmaOperands& at, std::int64_t entries,
+                       CUtensorMap (&maps)[3], std::string& why) {
   const CudaDriver* d = cuda_driver();
   const std::int64_t e = c.batched ? entries : 0;
   // K-major operands (op(A) = A^T, op(B) = B) are stored K x M/N: a box of 64 K x the tile's rows.
+  const std::int64_t n = at.n;
   CUresult r = c.op_a != gen::Op::N
-                   ? encode(d, map_a, call.data, a, call.k, call.m, call.lda, c.ml, e, call.stride_a)
-                   : encode(d, map_a, call.data, a, call.m, call.k, call.lda, 64, e, call.stride_a);
+                   ? encode(d, maps[0], call.data, at.a, call.k, call.m, call.lda, c.ml, e, call.stride_a)
+                   : encode(d, maps[0], call.data, at.a, call.m, call.k, call.lda, 64, e, call.stride_a);
   if (r == CUDA_SUCCESS)
-    r = c.op_b == gen::Op::N ? encode(d, map_b, call.data, b, call.k, n, call.ldb, c.nl, e, call.stride_b)
-                             : encode(d, map_b, call.data, b, n, call.k, call.ldb, 64, e, call.stride_b);
+    r = c.op_b == gen::Op::N ? encode(d, maps[1], call.data, at.b, call.k, n, call.ldb, c.nl, e, call.stride_b)
+                             : encode(d, maps[1], call.data, at.b, n, call.k, call.ldb, 64, e, call.stride_b);
+  // C's, written in boxes of 64 rows x a warpgroup's columns; zeros where the kernel will not read it.
+  maps[2] = CUtensorMap{};
+  if (r == CUDA_SUCCESS && c_tma_writable(at.c, call.ldc, c.batched, call.stride_c, n))
+    r = encode(d, maps[2], call.data, at.c, call.m, n, call.ldc, c.ns, e, call.stride_c);
   if (r != CUDA_SUCCESS) why = "tensor map: " + cuda_error_text(r);
   return r == CUDA_SUCCESS;
 }

@@ -33,6 +33,12 @@
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
 //                         an operand stored K-contiguous, else 64 (M/N) x 64 (K)
 //                         (dispatch/wgmma_plan.hpp makes them).
+//   .b8[128] tmap_c       C's CUtensorMap for the epilogue's stores at beta == 0, box 64 (M) x NS,
+//                         128-byte swizzle; made (and read) only where C is 16-byte aligned, ldc
+//                         is a multiple of 8 and, batched, stride_c is a multiple of 8 and at
+//                         least ldc x n (a 3-D map, the entries its third dimension); else zeros.
+//                         (Blocks reaching past row m take another store where m is not a
+//                         multiple of 8: the engine writes whole 16-byte pieces.)
 //   Batched kernels only (KernelConfig::batched), last (after the tensor maps of wgmma kernels):
 //   s64 stride_a, stride_b, stride_c   elements from one batch entry's A (B, C) to the next's;
 //                         block z runs entry z (wgmma: A's and B's tensor maps are 3-D, the
@@ -58,7 +64,7 @@ namespace ptxblas::gen {
 // (GEMM) or stride over them (helpers, operand packing).
 inline constexpr std::int64_t kMaxGridY = 65535;
 inline constexpr int kKernelParamCount = 21;
-inline constexpr int kWgmmaParamCount = 23;
+inline constexpr int kWgmmaParamCount = 24;
 inline constexpr int kBatchParamCount = 3;  // batched kernels' strides, after the others
 // CUDA's limit on gridDim.z: batches of more entries go in launches of this many.
 inline constexpr std::int64_t kMaxGridZ = 65535;

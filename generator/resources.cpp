@@ -40,6 +40,8 @@ const char* illegal_wgmma(const KernelConfig& c, const Limits& lim) {
   if (c.vec != 1 || c.store_pad) return "wgmma kernels take vec 1 and no store_pad";
   // 128-byte swizzle atoms: 64 elements of K (K-major operands) or of M/N (M/N-major ones).
   if (c.ms % 64 != 0 || c.ns % 64 != 0 || c.ns > 256) return "wgmma warpgroup tile must be 64k x 64..256";
+  // The staged store's read-back puts 16 (ms / 64) / 8 lanes on a column: they must divide 32.
+  if (c.ms != 64 && c.ms != 128 && c.ms != 256) return "wgmma warpgroup tile must have 64, 128 or 256 rows";
   if (c.ml > 256 || c.nl > 256) return "wgmma block tile must be at most 256 x 256 (one tensor box)";
   if (c.u != 64) return "wgmma K-step must be 64 (one 128-byte swizzle row)";
   // The staged epilogue writes whole tiles; no triangular (fill) variant exists.

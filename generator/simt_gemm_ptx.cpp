@@ -75,7 +75,9 @@ class Emitter {
     s += "  .param .u64 p_alpha_ptr, .param .u64 p_beta_ptr,\n";
     s += "  .param .u64 p_ws, .param .s32 p_kchunk,\n";
     s += "  .param .s32 p_fill, .param .s32 p_fill_diag, .param .s64 p_d_offset, .param .u64 p_tile_counts";
-    if (wgmma_) s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128]";
+    if (wgmma_)
+      s += ",\n  .param .align 64 .b8 p_tmap_a[128], .param .align 64 .b8 p_tmap_b[128],"
+           " .param .align 64 .b8 p_tmap_c[128]";
     if (c_.batched && !c_.batch_pointers)
       s += ",\n  .param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c";
     s += ")\n";
@@ -1311,8 +1313,11 @@ class Emitter {
     if (c_.fused_split) w_.label("L_finish");  // the last slice of a tile, its sum in acc
     read_scalar("beta", beta_);
     const std::string bz = is_zero(beta_, "p_beta_zero");
-    if (wgmma_)
-      emit_wgmma_staged_store(w_, c_, [this](int i, int j) { return acc(i, j).re; }, alpha_.re, beta_.re, bz);
+    if (wgmma_) {
+      const auto accs = [this](int i, int j) { return acc(i, j).re; };
+      emit_wgmma_tma_store(w_, c_, accs, alpha_.re, bz);
+      emit_wgmma_staged_store(w_, c_, accs, alpha_.re, beta_.re, bz);
+    }
     const std::string cbase = c_base_and_rows();
     // (Read again here rather than kept live through the main loop.)
     if (c_.fill) read_fill();

@@ -85,7 +85,8 @@ class Loop {
   // bytes, and copy A's and B's tiles there with the tensor engine (zeros outside the matrix).
   // A fresh mbarrier counts its "previous" phase (parity 1) as complete, so the first pass over
   // the stages does not wait.
-  // Lane 0 issues the copies; then, where a hook is given, the whole warp runs it (after_copies).
+  // Lane 0 issues the copies; where a hook is given (after_copies), every lane runs it, lane 0
+  // once its copies are out, the others at once (no warp barrier: it cost 1-3% on deep calls).
   void produce() {
     ins("setp.ne.u32 " + r("pred", "p_not_lane0") + ", %lane, 0");
     ins("@%p_not_lane0 bra " + std::string(after_copies_ ? "L_wg_copies_issued" : "L_wg_skip"));
@@ -114,7 +115,6 @@ class Loop {
     next_step(j, stage, phase, "p", "L_wg_produce");
     if (!after_copies_) return;
     w_.label("L_wg_copies_issued");
-    ins("bar.warp.sync -1");
     after_copies_();
   }
 
@@ -294,6 +294,11 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
   const std::string fit = staged_store_fits(w, c);
   w.ins("@" + skip + " bra L_wg_c_asked");
   w.ins("@!" + fit + " bra L_wg_c_asked");
+  // Only where the whole K range fits in the stages: the copies then all go out at once, and C
+  // lands while they do. Past that it cost deep calls up to 5% (perf notes §129).
+  const std::string deep = w.reg("pred", "pf_deep");
+  w.ins("setp.gt.s32 " + deep + ", %ksteps, " + num(c.stages));
+  w.ins("@" + deep + " bra L_wg_c_asked");
   // Lane l asks columns l, l + 32, ... of the tile: ml elements from row m0 each.
   const std::string j = w.reg("s32", "pf_j"), t = w.reg("s64", "pf_t"), addr = w.reg("u64", "pf_addr");
   const std::string more = w.reg("pred", "pf_more");
@@ -311,6 +316,110 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
   w.ins("setp.lt.s32 " + more + ", " + j + ", " + num(c.nl));
   w.ins("@" + more + " bra L_wg_c_ask");
   w.label("L_wg_c_asked");
+}
+
+void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                          const std::string& alpha, const std::string& beta_zero) {
+  auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
+  auto ins = [&](const std::string& s) { w.ins(s); };
+  const int consumers = c.threads() - 32, box_bytes = 128 * c.ns;
+  // The host made p_tmap_c exactly when this holds (kernel_abi.hpp).
+  const std::string ok = r("pred", "t_ok"), bits = r("b64", "t_bits");
+  ins("mov.b64 " + bits + ", %gc");
+  ins("and.b64 " + bits + ", " + bits + ", 15");
+  ins("setp.eq.and.u64 " + ok + ", " + bits + ", 0, " + beta_zero);
+  ins("and.b64 " + bits + ", %ldc, 7");
+  ins("setp.eq.and.u64 " + ok + ", " + bits + ", 0, " + ok);
+  if (c.batched) {
+    const std::string sc = r("s64", "t_sc"), ext = r("s64", "t_ext");
+    ins("ld.param.s64 " + sc + ", [p_stride_c]");
+    ins("and.b64 " + bits + ", " + sc + ", 7");
+    ins("setp.eq.and.u64 " + ok + ", " + bits + ", 0, " + ok);
+    ins("cvt.s64.s32 " + ext + ", %n");
+    ins("mul.lo.s64 " + ext + ", " + ext + ", %ldc");
+    ins("setp.ge.and.s64 " + ok + ", " + sc + ", " + ext + ", " + ok);
+  }
+  // The engine writes whole 16-byte pieces of a column: past row m too where m is not a multiple
+  // of 8 (the GPU tests caught it), so there only blocks whose rows all lie inside C take it.
+  const std::string rows_ok = r("pred", "t_rows_ok"), t32 = r("s32", "t_m");
+  ins("and.b32 " + t32 + ", %m, 7");
+  ins("setp.eq.s32 " + rows_ok + ", " + t32 + ", 0");
+  ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
+  ins("setp.le.or.s32 " + rows_ok + ", " + t32 + ", %m, " + rows_ok);
+  ins("and.pred " + ok + ", " + ok + ", " + rows_ok);
+  ins("@!" + ok + " bra L_wg_tma_skip");
+  // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
+  ins("bar.sync 1, " + num(consumers));
+  // Warpgroup (wm, wn) stages its tile as ms / 64 boxes of 64 rows x ns columns, one 128-byte
+  // line a column, 16-byte chunk h (rows 8h..) of line j at chunk h ^ (j % 8): the 128-byte
+  // swizzle the map names. stmatrix .trans writes an 8 x 8 fragment of 16-bit elements as 8
+  // columns of 8 rows; lane l gives the address of column l % 8 of fragment l / 8, fragments
+  // (row half, column octet) = (0, o), (1, o), (0, o + 1), (1, o + 1).
+  // Registers: every accumulator is live here, so the set-up keeps one address and no more.
+  const std::string box = r("u32", "t_box"), adr = r("u32", "t_adr"), t = r("u32", "t_u");
+  const int wg_bytes = box_bytes * (c.ms / 64);
+  ins("and.b32 " + t + ", %lane, 7");  // the line within the octet, also its swizzle
+  ins("shr.u32 " + adr + ", %lane, 3");
+  ins("and.b32 " + adr + ", " + adr + ", 1");
+  ins("mad.lo.u32 " + adr + ", %w4, 2, " + adr);
+  ins("xor.b32 " + adr + ", " + adr + ", " + t);  // the chunk, swizzled
+  ins("shl.b32 " + adr + ", " + adr + ", 4");
+  ins("mad.lo.u32 " + adr + ", " + t + ", 128, " + adr);
+  ins("shr.u32 " + t + ", %lane, 4");  // the second octet of the pair
+  ins("mad.lo.u32 " + adr + ", " + t + ", 1024, " + adr);
+  ins("mad.lo.u32 " + adr + ", %wgi, " + num(wg_bytes) + ", " + adr);
+  ins("mov.u32 " + t + ", smem_dyn");
+  ins("add.u32 " + adr + ", " + adr + ", " + t);
+  std::string h2[4];
+  for (int e = 0; e < 4; ++e) h2[e] = r("b32", "t_h" + num(e));
+  const std::string kind = c.data == DataType::BF16 ? "bf16" : "f16";
+  for (int tile = 0; tile < c.ms / 64; ++tile)
+    for (int o = 0; o < c.ns / 8; o += 2) {
+      for (int e = 0; e < 4; ++e) {
+        const std::string lo = acc(2 * tile + e % 2, 2 * (o + e / 2)), hi = acc(2 * tile + e % 2, 2 * (o + e / 2) + 1);
+        ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);  // in place: this path ends in ret
+        ins("mul.rn.f32 " + hi + ", " + alpha + ", " + hi);
+        ins("cvt.rn." + kind + "x2.f32 " + h2[e] + ", " + hi + ", " + lo);  // the first operand on top
+      }
+      ins("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [" + adr + "+" + num(tile * box_bytes + o * 1024) + "], {" +
+          h2[0] + ", " + h2[1] + ", " + h2[2] + ", " + h2[3] + "}");
+    }
+  // The tensor engine reads shared memory through the async proxy: make the writes visible to it.
+  ins("fence.proxy.async.shared::cta");
+  ins("bar.sync 1, " + num(consumers));
+  // The leader, thread 0 of each warpgroup, reads its place afresh from the special registers:
+  // values kept live through the stores above cost 64x128 two registers, a block per SM.
+  const std::string thr = r("u32", "t_thr"), map = r("u64", "t_map"), row = r("s32", "t_row"), col = r("s32", "t_col");
+  ins("mov.u32 " + thr + ", %tid.x");
+  ins("and.b32 " + t + ", " + thr + ", 127");
+  ins("setp.ne.u32 " + r("pred", "t_not_lead") + ", " + t + ", 0");
+  ins("@%t_not_lead ret");
+  ins("mov.b64 " + map + ", p_tmap_c");
+  ins("cvta.param.u64 " + map + ", " + map);
+  ins("mov.u32 " + box + ", smem_dyn");
+  ins("mad.lo.u32 " + box + ", " + thr + ", " + num(wg_bytes / 128) + ", " + box);
+  ins("shr.u32 " + thr + ", " + thr + ", 7");
+  ins("rem.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
+  ins("mul.lo.s32 " + row + ", " + t + ", " + num(c.ms));
+  ins("mov.u32 " + t + ", %ctaid.x");
+  ins("mad.lo.s32 " + row + ", " + t + ", " + num(c.ml) + ", " + row);
+  ins("div.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
+  ins("mul.lo.s32 " + col + ", " + t + ", " + num(c.ns));
+  ins("mov.u32 " + t + ", %ctaid.y");
+  ins("mad.lo.s32 " + col + ", " + t + ", " + num(c.nl) + ", " + col);
+  const std::string op = std::string("cp.async.bulk.tensor.") + (c.batched ? "3d" : "2d") +
+                         ".global.shared::cta.bulk_group [" + map + ", {";
+  if (c.batched) ins("mov.u32 " + t + ", %ctaid.z");
+  const std::string z = c.batched ? ", " + t : "";
+  for (int tile = 0; tile < c.ms / 64; ++tile) {
+    if (tile) ins("add.s32 " + row + ", " + row + ", 64");
+    ins(op + row + ", " + col + z + "}], [" + box + (tile ? "+" + num(tile * box_bytes) : "") + "]");
+  }
+  ins("cp.async.bulk.commit_group");
+  // The block's shared memory must outlive the engine's reads of it.
+  ins("cp.async.bulk.wait_group.read 0");
+  ins("ret");
+  w.label("L_wg_tma_skip");
 }
 
 void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,

@@ -34,14 +34,26 @@ void emit_wgmma_thread_indices(PtxWriter& w, const KernelConfig& c);
 // the K-range registers %kstart and %keff and the parameters p_tmap_a, p_tmap_b; `acc(i, j)`
 // names accumulator (i, j) in the epilogue's grid (rows 64 (i / 2) + 8 (i % 2), columns
 // 8 (j / 2) + j % 2 from the bases). `after_copies`, if set, is emitted for the whole producer
-// warp once its last copy is issued (the warp then leaves).
+// warp, lane 0 running it once its last copy is issued (the warp then leaves).
 void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
                           const std::function<void()>& after_copies);
 
 // The producer warp's C prefetch: unless `skip` (beta == 0, or the block writes a split-K
-// partial), a tile that takes the staged store below is asked into L2 column by column, so the
-// epilogue's reads of C find it there. Reads %lane, %m0, %n0, %m, %n, %gc, %ldc.
+// partial), a tile that takes the staged store below and whose K range fits in the stages is
+// asked into L2 column by column, so the epilogue's reads of C find it there. Reads %lane, %m0,
+// %n0, %m, %n, %gc, %ldc, %ksteps.
 void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::string& skip);
+
+// The epilogue at beta == 0 where C is tensor-map writable (C 16-byte aligned, ldc a multiple
+// of 8; batched: stride_c a multiple of 8 and at least ldc x n, kernel_abi.hpp): each consumer
+// warp writes alpha * acc, rounded to f16 / bf16, into its warpgroup's 128-byte-swizzled boxes of
+// 64 rows x ns columns with stmatrix, and one thread a warpgroup stores the boxes to C through
+// p_tmap_c. The engine leaves out the columns past n and the rows past m, but writes whole
+// 16-byte pieces of a column, so where m is not a multiple of 8 only blocks wholly above row m
+// take this path. Reads %gc, %ldc, %m, %n, %m0 and the thread indices. Ends the thread with
+// ret; else falls through.
+void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
+                          const std::string& alpha, const std::string& beta_zero);
 
 // The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
 // and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp

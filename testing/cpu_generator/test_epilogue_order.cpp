@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -134,7 +136,8 @@ TEST(EpilogueOrder, WgmmaStagedStoreReadsEachHalfOfCBeforeWritingIt) {
 }
 
 // The producer asks C's tile into L2 once its copies are out, only where the staged store will
-// read C: beta != 0 and not a split-K partial, each column of the tile once.
+// read C (beta != 0, not a split-K partial) and the K range fits in the stages, each column of
+// the tile once.
 TEST(EpilogueOrder, WgmmaProducerAsksCIntoL2UnlessBetaIsZero) {
   for (const Tile& tile : wgmma_catalog()) {
     const KernelConfig c = make(DataType::F16, Op::T, Op::N, tile);
@@ -147,6 +150,10 @@ TEST(EpilogueOrder, WgmmaProducerAsksCIntoL2UnlessBetaIsZero) {
     EXPECT_NE(code.find("setp.eq.f32 %v_p_pf_skip, %v_beta_re, 0f00000000"), std::string::npos) << code;
     EXPECT_NE(code.find("or.pred %v_p_pf_skip, %v_p_pf_skip, %v_p_split"), std::string::npos) << code;
     EXPECT_LT(code.find("@%v_p_pf_skip bra L_wg_c_asked"), ask) << code;
+    // Not past the stages: a deep call's C would wait in L2 through its whole K loop.
+    EXPECT_NE(code.find("setp.gt.s32 %v_pf_deep, %v_ksteps, " + std::to_string(c.stages)), std::string::npos) << code;
+    EXPECT_LT(code.find("@%v_pf_deep bra L_wg_c_asked"), ask) << code;
+    EXPECT_EQ(code.find("bar.warp.sync"), std::string::npos) << "lanes 1-31 must not wait for lane 0";
   }
 }
 
@@ -180,4 +187,145 @@ TEST(EpilogueOrder, WgmmaStagingIsFreeOfBankConflictsWherePadded) {
           }
       }
   EXPECT_GE(padded, 8);  // 64x64, 64x128 s4 and 128x128 of both types at least
+}
+
+namespace {
+
+// The tensor-map store's block of the epilogue (wgmma_ptx.hpp): from its branch to its label.
+std::string tma_store(const std::string& ptx) {
+  const size_t from = ptx.find("bra L_wg_tma_skip;"), to = ptx.find("\nL_wg_tma_skip:");
+  return from == std::string::npos || to < from ? "" : ptx.substr(from, to - from);
+}
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::vector<std::string> split_operands(const std::string& ins) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : ins.substr(ins.find(' ') + 1)) {
+    if (ch == ',' || ch == ';') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (ch != ' ') {
+      cur += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// At beta == 0 (C unread) the epilogue may write C through its tensor map: taken only where the
+// host made the map (C 16-byte aligned, ldc and, batched, stride_c multiples of 8 and entries
+// apart) and the engine's 16-byte pieces stay inside C (m a multiple of 8, or the block above
+// row m); one stmatrix per 16 columns of a warp's 64-row tiles, shared writes made visible to the
+// async proxy before the barrier, one store a 64-row box, and the shared memory held until read.
+TEST(EpilogueOrder, WgmmaTensorMapStoreOnlyAtBetaZeroWhereTheMapExists) {
+  for (DataType t : {DataType::F16, DataType::BF16})
+    for (const Tile& tile : wgmma_catalog())
+      for (bool batched : {false, true}) {
+        KernelConfig c = make(t, Op::T, Op::N, tile);
+        c.batched = batched;
+        SCOPED_TRACE(kernel_name(c));
+        const std::string ptx = generate_simt_gemm(c, 90).ptx;
+        const std::string code = tma_store(ptx);
+        ASSERT_FALSE(code.empty());
+        const std::string head = ptx.substr(0, ptx.find("bra L_wg_tma_skip;"));
+        const std::string guard = head.substr(head.rfind("mov.b64 %v_t_bits, %v_gc"));
+        EXPECT_NE(guard.find("setp.eq.and.u64 %v_t_ok, %v_t_bits, 0, %v_p_beta_zero"), std::string::npos) << guard;
+        EXPECT_NE(guard.find("and.b64 %v_t_bits, %v_ldc, 7"), std::string::npos) << guard;
+        EXPECT_NE(guard.find("and.b32 %v_t_m, %v_m, 7"), std::string::npos) << guard;
+        EXPECT_NE(guard.find("setp.le.or.s32 %v_t_rows_ok, %v_t_m, %v_m, %v_t_rows_ok"), std::string::npos) << guard;
+        EXPECT_EQ(guard.find("ld.param.s64 %v_t_sc, [p_stride_c]") != std::string::npos, batched) << guard;
+        EXPECT_EQ(guard.find("setp.ge.and.s64 %v_t_ok, %v_t_sc, %v_t_ext") != std::string::npos, batched) << guard;
+        EXPECT_EQ(count(code, "ld.global"), 0u) << "C is not read at beta 0";
+        EXPECT_EQ(count(code, "st.global"), 0u);
+        EXPECT_EQ(count(code, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), static_cast<size_t>(c.ms / 64 * c.ns / 16));
+        const std::string store = std::string("cp.async.bulk.tensor.") + (batched ? "3d" : "2d") +
+                                  ".global.shared::cta.bulk_group [%v_t_map";
+        EXPECT_EQ(count(code, store), static_cast<size_t>(c.ms / 64));
+        const size_t fence = code.find("fence.proxy.async.shared::cta"), last_st = code.rfind("stmatrix");
+        ASSERT_NE(fence, std::string::npos);
+        EXPECT_LT(last_st, fence);
+        EXPECT_LT(fence, code.find("bar.sync 1,", last_st));
+        EXPECT_LT(code.find("cp.async.bulk.commit_group"), code.find("cp.async.bulk.wait_group.read 0"));
+        EXPECT_LT(code.find("cp.async.bulk.wait_group.read 0"), code.rfind("ret;"));
+      }
+}
+
+// The staging the stmatrix instructions write is the 64-row box layout the map's 128-byte swizzle
+// reads: element (r, j) of a warpgroup's tile at box r / 64, line j (128 bytes), 16-byte chunk
+// (r % 64 / 8) ^ (j % 8), each 8-lane phase of a stmatrix in 8 distinct 16-byte bank groups.
+// The address set-up is read off the PTX and run here for every warp and lane.
+TEST(EpilogueOrder, WgmmaTensorMapStagingIsTheSwizzledBox) {
+  for (const Tile& tile : wgmma_catalog()) {
+    const KernelConfig c = make(DataType::F16, Op::N, Op::N, tile);
+    SCOPED_TRACE(kernel_name(c));
+    const std::string code = tma_store(generate_simt_gemm(c, 90).ptx);
+    ASSERT_FALSE(code.empty());
+    std::istringstream in(code);
+    std::vector<std::string> setup, stores, cvts;
+    for (std::string line; std::getline(in, line);) {
+      line.erase(0, line.find_first_not_of(' '));
+      if (line.rfind("stmatrix", 0) == 0) stores.push_back(line);
+      else if (line.rfind("cvt.rn.f16x2.f32", 0) == 0) cvts.push_back(line);
+      else if (stores.empty() && cvts.empty() && line.find("%v_t_") != std::string::npos) setup.push_back(line);
+    }
+    ASSERT_EQ(cvts.size(), 4 * stores.size());
+    const int wgs = (c.ml / c.ms) * (c.nl / c.ns), box_bytes = 128 * c.ns;
+    std::vector<int> seen(static_cast<size_t>(wgs) * c.ms * c.ns, 0);
+    for (int wgi = 0; wgi < wgs; ++wgi)
+      for (int w4 = 0; w4 < 4; ++w4) {
+        long long adr[32];
+        for (int lane = 0; lane < 32; ++lane) {
+          std::map<std::string, long long> v{{"%v_lane", lane}, {"%v_w4", w4}, {"%v_wgi", wgi}};
+          auto val = [&](const std::string& x) {
+            if (x == "smem_dyn") return 0LL;
+            if (x[0] == '%') return v.at(x);
+            return std::stoll(x);
+          };
+          for (const std::string& ins : setup) {
+            const std::vector<std::string> o = split_operands(ins);
+            const std::string op = ins.substr(0, ins.find('.'));
+            if (op == "and") v[o[0]] = val(o[1]) & val(o[2]);
+            else if (op == "shr") v[o[0]] = val(o[1]) >> val(o[2]);
+            else if (op == "shl") v[o[0]] = val(o[1]) << val(o[2]);
+            else if (op == "xor") v[o[0]] = val(o[1]) ^ val(o[2]);
+            else if (op == "add") v[o[0]] = val(o[1]) + val(o[2]);
+            else if (op == "mad") v[o[0]] = val(o[1]) * val(o[2]) + val(o[3]);
+            else if (op == "mov") v[o[0]] = val(o[1]);
+            else FAIL() << "unexpected in the address set-up: " << ins;
+          }
+          adr[lane] = v.at("%v_t_adr");
+        }
+        for (size_t s = 0; s < stores.size(); ++s) {
+          const std::string& st = stores[s];
+          const long long off = std::stoll(st.substr(st.find('+') + 1));
+          for (int f = 0; f < 4; ++f) {
+            std::set<long long> groups;
+            for (int rr = 0; rr < 8; ++rr) groups.insert((adr[8 * f + rr] + off) / 16 % 8);
+            EXPECT_EQ(groups.size(), 8u) << "bank conflict in " << st;
+            // Register f holds (hi, lo) = acc(i, j + 1), acc(i, j): fragment row g is lane 4g + q's,
+            // columns 2q (lo) and 2q + 1 (hi); .trans writes fragment column rr at lane 8f + rr's address.
+            const std::vector<std::string> o = split_operands(cvts[4 * s + f]);
+            int i = 0, j = 0;
+            ASSERT_EQ(std::sscanf(o[2].c_str(), "%%v_acc_%d_%d_r", &i, &j), 2) << cvts[4 * s + f];
+            for (int rr = 0; rr < 8; ++rr)
+              for (int g = 0; g < 8; ++g) {
+                const int row = 64 * (i / 2) + 16 * w4 + 8 * (i % 2) + g, col = 8 * (j / 2) + rr;
+                const long long at = adr[8 * f + rr] + off + 2 * g;
+                const long long want = static_cast<long long>(wgi) * (c.ms / 64) * box_bytes + row / 64 * box_bytes +
+                                       128LL * col + 16 * ((row % 64 / 8) ^ (col % 8)) + 2 * (row % 8);
+                EXPECT_EQ(at, want) << "row " << row << " col " << col << " warp " << w4;
+                ++seen[(static_cast<size_t>(wgi) * c.ms + row) * c.ns + col];
+              }
+          }
+        }
+      }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(seen.size())) << "every element once";
+  }
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "operand_pack.hpp"
+#include "wgmma_plan.hpp"
 #include "workspace_pool.hpp"
 
 namespace ptxblas::dispatch {
@@ -41,6 +42,21 @@ TEST(OperandPack, NamesTheOperandsTmaCannotRead) {
   EXPECT_EQ(misaligned_operands(c), kPackA);
   c.a = g_buffer + 16;
   EXPECT_EQ(misaligned_operands(c), 0);
+}
+
+// C goes through a tensor map at beta 0 only where the kernel's own check (wgmma_ptx.hpp) agrees:
+// a 16-byte base, ldc a multiple of 8 and, batched, a stride of whole 16-byte units that keeps
+// each entry's n columns apart.
+TEST(OperandPack, CIsTensorMapWritableExactlyWhereTheKernelChecks) {
+  EXPECT_TRUE(c_tma_writable(g_buffer, 1024, false, 0, 1000));
+  EXPECT_TRUE(c_tma_writable(g_buffer + 16, 8, false, 0, 1));
+  EXPECT_FALSE(c_tma_writable(g_buffer + 2, 1024, false, 0, 1000));
+  EXPECT_FALSE(c_tma_writable(g_buffer, 1020, false, 0, 1000));
+  EXPECT_TRUE(c_tma_writable(g_buffer, 64, true, 64 * 100, 100));
+  EXPECT_TRUE(c_tma_writable(g_buffer, 64, true, 64 * 100 + 8, 100));
+  EXPECT_FALSE(c_tma_writable(g_buffer, 64, true, 64 * 100 + 4, 100));  // 8-byte steps
+  EXPECT_FALSE(c_tma_writable(g_buffer, 64, true, 64 * 99, 100));       // entries overlap
+  EXPECT_FALSE(c_tma_writable(g_buffer, 60, true, 64 * 100, 100));
 }
 
 TEST(OperandPack, CopiesTakeTheStoredRowsRoundedUpTo8TimesTheColumns) {
