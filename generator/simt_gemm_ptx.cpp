@@ -342,10 +342,7 @@ class Emitter {
   void thread_indices() {
     const int tx_count = c_.ml / c_.ms;
     ins("mov.u32 " + r("u32", "thr") + ", %tid.x");
-    ins("mov.u32 " + r("u32", "bx") + ", %ctaid.x");
-    ins("mov.u32 " + r("u32", "by") + ", %ctaid.y");
-    if (c_.band) order_band_blocks();
-    if (c_.raster) order_raster_blocks();
+    block_tile(r("u32", "bx"), r("u32", "by"));
     ins("mul.lo.s32 " + r("s32", "m0") + ", %bx, " + num(c_.ml));
     ins("mul.lo.s32 " + r("s32", "n0") + ", %by, " + num(c_.nl));
     if (wgmma_) return emit_wgmma_thread_indices(w_, c_);
@@ -487,37 +484,37 @@ class Emitter {
   // the next, from the row tile whose rows of op(A) reach furthest along K (the last for kBandALower,
   // the first for kBandAUpper); B bands: the column tiles in that order (launch order is row tiles
   // fastest already).
-  void order_band_blocks() {
+  void order_band_blocks(const std::string& bx, const std::string& by) {
     if (c_.band == kBandBLower) return;
     const std::string gx = r("u32", "grid_x"), gy = r("u32", "grid_y");
     ins("mov.u32 " + gx + ", %nctaid.x");
     ins("mov.u32 " + gy + ", %nctaid.y");
     if (c_.band == kBandBUpper) {
-      ins("sub.u32 %by, " + gy + ", %by");
-      ins("sub.u32 %by, %by, 1");
+      ins("sub.u32 " + by + ", " + gy + ", " + by);
+      ins("sub.u32 " + by + ", " + by + ", 1");
       return;
     }
     const std::string lin = r("u32", "block_lin");
-    ins("mad.lo.u32 " + lin + ", %by, " + gx + ", %bx");
-    ins("div.u32 %bx, " + lin + ", " + gy);
-    ins("rem.u32 %by, " + lin + ", " + gy);
+    ins("mad.lo.u32 " + lin + ", " + by + ", " + gx + ", " + bx);
+    ins("div.u32 " + bx + ", " + lin + ", " + gy);
+    ins("rem.u32 " + by + ", " + lin + ", " + gy);
     if (c_.band == kBandALower) {
-      ins("sub.u32 %bx, " + gx + ", %bx");
-      ins("sub.u32 %bx, %bx, 1");
+      ins("sub.u32 " + bx + ", " + gx + ", " + bx);
+      ins("sub.u32 " + bx + ", " + bx + ", 1");
     }
   }
 
   // KernelConfig::raster: launch position %block_lin = by * gx + bx walks groups of G row tiles
   // (the last group may be narrower), every column tile of a group before the next group; within
   // a group, row tiles fastest. A bijection onto the grid, so every tile is still one block.
-  void order_raster_blocks() {
+  void order_raster_blocks(const std::string& bx, const std::string& by) {
     const std::string gx = r("u32", "grid_x"), gy = r("u32", "grid_y"), lin = r("u32", "block_lin");
     const std::string per = r("u32", "rs_per_group"), grp = r("u32", "rs_group"), first = r("u32", "rs_first");
     const std::string width = r("u32", "rs_width"), local = r("u32", "rs_local");
     const std::string g = num(c_.raster);
     ins("mov.u32 " + gx + ", %nctaid.x");
     ins("mov.u32 " + gy + ", %nctaid.y");
-    ins("mad.lo.u32 " + lin + ", %by, " + gx + ", %bx");
+    ins("mad.lo.u32 " + lin + ", " + by + ", " + gx + ", " + bx);
     ins("mul.lo.u32 " + per + ", " + gy + ", " + g);
     ins("div.u32 " + grp + ", " + lin + ", " + per);
     ins("mul.lo.u32 " + first + ", " + grp + ", " + g);
@@ -525,9 +522,19 @@ class Emitter {
     ins("min.u32 " + width + ", " + width + ", " + g);
     ins("mul.lo.u32 " + local + ", " + grp + ", " + per);
     ins("sub.u32 " + local + ", " + lin + ", " + local);
-    ins("rem.u32 %bx, " + local + ", " + width);
-    ins("add.u32 %bx, %bx, " + first);
-    ins("div.u32 %by, " + local + ", " + width);
+    ins("rem.u32 " + bx + ", " + local + ", " + width);
+    ins("add.u32 " + bx + ", " + bx + ", " + first);
+    ins("div.u32 " + by + ", " + local + ", " + width);
+  }
+
+  // The block's tile, row tile `bx` and column tile `by`, from its launch position (band and raster
+  // orders above). Also run again where a register kept live would cost more (wgmma's tensor-map
+  // store).
+  void block_tile(const std::string& bx, const std::string& by) {
+    ins("mov.u32 " + bx + ", %ctaid.x");
+    ins("mov.u32 " + by + ", %ctaid.y");
+    if (c_.band) order_band_blocks(bx, by);
+    if (c_.raster) order_raster_blocks(bx, by);
   }
 
   // A triangular operand (kernel_abi.hpp kBand*): the block's K range [%kstart, %kstart + %keff)
@@ -1315,7 +1322,8 @@ class Emitter {
     const std::string bz = is_zero(beta_, "p_beta_zero");
     if (wgmma_) {
       const auto accs = [this](int i, int j) { return acc(i, j).re; };
-      emit_wgmma_tma_store(w_, c_, accs, alpha_.re, bz);
+      emit_wgmma_tma_store(w_, c_, accs, alpha_.re, bz,
+                           [this](const std::string& bx, const std::string& by) { block_tile(bx, by); });
       emit_wgmma_staged_store(w_, c_, accs, alpha_.re, beta_.re, bz);
     }
     const std::string cbase = c_base_and_rows();

@@ -319,7 +319,8 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
 }
 
 void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
-                          const std::string& alpha, const std::string& beta_zero) {
+                          const std::string& alpha, const std::string& beta_zero,
+                          const std::function<void(const std::string&, const std::string&)>& block_tile) {
   auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
   auto ins = [&](const std::string& s) { w.ins(s); };
   const int consumers = c.threads() - 32, box_bytes = 128 * c.ns;
@@ -387,9 +388,10 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   // The tensor engine reads shared memory through the async proxy: make the writes visible to it.
   ins("fence.proxy.async.shared::cta");
   ins("bar.sync 1, " + num(consumers));
-  // The leader, thread 0 of each warpgroup, reads its place afresh from the special registers:
-  // values kept live through the stores above cost 64x128 two registers, a block per SM.
+  // The leader, thread 0 of each warpgroup, finds its place afresh (block_tile, %tid.x): values
+  // kept live through the stores above cost 64x128 two registers, a block per SM.
   const std::string thr = r("u32", "t_thr"), map = r("u64", "t_map"), row = r("s32", "t_row"), col = r("s32", "t_col");
+  const std::string bx = r("u32", "t_bx"), by = r("u32", "t_by");
   ins("mov.u32 " + thr + ", %tid.x");
   ins("and.b32 " + t + ", " + thr + ", 127");
   ins("setp.ne.u32 " + r("pred", "t_not_lead") + ", " + t + ", 0");
@@ -398,15 +400,14 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("cvta.param.u64 " + map + ", " + map);
   ins("mov.u32 " + box + ", smem_dyn");
   ins("mad.lo.u32 " + box + ", " + thr + ", " + num(wg_bytes / 128) + ", " + box);
+  block_tile(bx, by);
   ins("shr.u32 " + thr + ", " + thr + ", 7");
   ins("rem.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
   ins("mul.lo.s32 " + row + ", " + t + ", " + num(c.ms));
-  ins("mov.u32 " + t + ", %ctaid.x");
-  ins("mad.lo.s32 " + row + ", " + t + ", " + num(c.ml) + ", " + row);
+  ins("mad.lo.s32 " + row + ", " + bx + ", " + num(c.ml) + ", " + row);
   ins("div.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
   ins("mul.lo.s32 " + col + ", " + t + ", " + num(c.ns));
-  ins("mov.u32 " + t + ", %ctaid.y");
-  ins("mad.lo.s32 " + col + ", " + t + ", " + num(c.nl) + ", " + col);
+  ins("mad.lo.s32 " + col + ", " + by + ", " + num(c.nl) + ", " + col);
   const std::string op = std::string("cp.async.bulk.tensor.") + (c.batched ? "3d" : "2d") +
                          ".global.shared::cta.bulk_group [" + map + ", {";
   if (c.batched) ins("mov.u32 " + t + ", %ctaid.z");

@@ -50,10 +50,12 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
 // 64 rows x ns columns with stmatrix, and one thread a warpgroup stores the boxes to C through
 // p_tmap_c. The engine leaves out the columns past n and the rows past m, but writes whole
 // 16-byte pieces of a column, so where m is not a multiple of 8 only blocks wholly above row m
-// take this path. Reads %gc, %ldc, %m, %n, %m0 and the thread indices. Ends the thread with
-// ret; else falls through.
+// take this path. Reads %gc, %ldc, %m, %n, %m0 and the thread indices; `block_tile(bx, by)`
+// emits the block's row and column tile (after the launch order's remapping) into two u32
+// registers. Ends the thread with ret; else falls through.
 void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
-                          const std::string& alpha, const std::string& beta_zero);
+                          const std::string& alpha, const std::string& beta_zero,
+                          const std::function<void(const std::string&, const std::string&)>& block_tile);
 
 // The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
 // and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp

@@ -217,6 +217,38 @@ std::vector<std::string> split_operands(const std::string& ins) {
   return out;
 }
 
+// Runs straight-line u32 / s32 integer PTX (what address and index set-ups use) on the named
+// registers `v`, special registers among them ("%ctaid.x"); false, with a test failure, on
+// anything else.
+bool run_integer_ptx(const std::vector<std::string>& lines, std::map<std::string, long long>& v) {
+  auto val = [&](const std::string& x) {
+    if (x == "smem_dyn") return 0LL;
+    if (x[0] == '%') return v.at(x);
+    return std::stoll(x);
+  };
+  for (const std::string& ins : lines) {
+    const std::vector<std::string> o = split_operands(ins);
+    const std::string op = ins.substr(0, ins.find('.'));
+    if (op == "and") v[o[0]] = val(o[1]) & val(o[2]);
+    else if (op == "shr") v[o[0]] = val(o[1]) >> val(o[2]);
+    else if (op == "shl") v[o[0]] = val(o[1]) << val(o[2]);
+    else if (op == "xor") v[o[0]] = val(o[1]) ^ val(o[2]);
+    else if (op == "add") v[o[0]] = val(o[1]) + val(o[2]);
+    else if (op == "sub") v[o[0]] = val(o[1]) - val(o[2]);
+    else if (op == "min") v[o[0]] = std::min(val(o[1]), val(o[2]));
+    else if (op == "div") v[o[0]] = val(o[1]) / val(o[2]);
+    else if (op == "rem") v[o[0]] = val(o[1]) % val(o[2]);
+    else if (op == "mul") v[o[0]] = val(o[1]) * val(o[2]);
+    else if (op == "mad") v[o[0]] = val(o[1]) * val(o[2]) + val(o[3]);
+    else if (op == "mov") v[o[0]] = val(o[1]);
+    else {
+      ADD_FAILURE() << "not integer straight-line code: " << ins;
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // At beta == 0 (C unread) the epilogue may write C through its tensor map: taken only where the
@@ -283,23 +315,7 @@ TEST(EpilogueOrder, WgmmaTensorMapStagingIsTheSwizzledBox) {
         long long adr[32];
         for (int lane = 0; lane < 32; ++lane) {
           std::map<std::string, long long> v{{"%v_lane", lane}, {"%v_w4", w4}, {"%v_wgi", wgi}};
-          auto val = [&](const std::string& x) {
-            if (x == "smem_dyn") return 0LL;
-            if (x[0] == '%') return v.at(x);
-            return std::stoll(x);
-          };
-          for (const std::string& ins : setup) {
-            const std::vector<std::string> o = split_operands(ins);
-            const std::string op = ins.substr(0, ins.find('.'));
-            if (op == "and") v[o[0]] = val(o[1]) & val(o[2]);
-            else if (op == "shr") v[o[0]] = val(o[1]) >> val(o[2]);
-            else if (op == "shl") v[o[0]] = val(o[1]) << val(o[2]);
-            else if (op == "xor") v[o[0]] = val(o[1]) ^ val(o[2]);
-            else if (op == "add") v[o[0]] = val(o[1]) + val(o[2]);
-            else if (op == "mad") v[o[0]] = val(o[1]) * val(o[2]) + val(o[3]);
-            else if (op == "mov") v[o[0]] = val(o[1]);
-            else FAIL() << "unexpected in the address set-up: " << ins;
-          }
+          ASSERT_TRUE(run_integer_ptx(setup, v));
           adr[lane] = v.at("%v_t_adr");
         }
         for (size_t s = 0; s < stores.size(); ++s) {
@@ -328,4 +344,45 @@ TEST(EpilogueOrder, WgmmaTensorMapStagingIsTheSwizzledBox) {
       }
     EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(seen.size())) << "every element once";
   }
+}
+
+// The tensor-map store's leader finds its warpgroup's first row and column afresh (no register
+// kept through the stores): the same as the kernel's own block tile (%m0, %n0, after a raster's
+// remapping) plus the warpgroup's offset. Both pieces of code are read off the PTX and run here.
+TEST(EpilogueOrder, WgmmaTensorMapStoreLeaderWritesItsOwnTile) {
+  for (const Tile& tile : wgmma_catalog())
+    for (int raster : {0, 2, 8}) {
+      KernelConfig c = make(DataType::F16, Op::N, Op::T, tile);
+      c.raster = raster;
+      SCOPED_TRACE(kernel_name(c));
+      const std::string ptx = generate_simt_gemm(c, 90).ptx;
+      std::vector<std::string> start, lead;
+      std::istringstream in(ptx);
+      int part = 0;  // 1: the kernel's block tile; 2: the leader's
+      for (std::string line; std::getline(in, line);) {
+        line.erase(0, line.find_first_not_of(' '));
+        if (line.rfind("mov.u32 %v_bx, %ctaid.x", 0) == 0) part = 1;
+        if (line.rfind("mov.u32 %v_t_thr, %tid.x", 0) == 0) part = 2;
+        if (part == 2 && line.rfind("cp.async.bulk.tensor", 0) == 0) break;
+        if (part == 1) start.push_back(line);
+        const bool control = line[0] == '@' || line.rfind("setp", 0) == 0 || line.find("t_map") != std::string::npos;
+        if (part == 2 && !control) lead.push_back(line);
+        if (part == 1 && line.rfind("mul.lo.s32 %v_n0", 0) == 0) part = 0;
+      }
+      ASSERT_FALSE(start.empty());
+      ASSERT_FALSE(lead.empty());
+      const int groups_m = c.ml / c.ms;
+      for (long long gx : {1, 3, 7})
+        for (long long gy : {1, 2, 5})
+          for (long long bx = 0; bx < gx; ++bx)
+            for (long long by = 0; by < gy; ++by)
+              for (int wgi = 0; wgi < (c.threads() - 32) / 128; ++wgi) {
+                std::map<std::string, long long> v{{"%ctaid.x", bx}, {"%ctaid.y", by}, {"%nctaid.x", gx},
+                                                   {"%nctaid.y", gy}, {"%tid.x", 128 * wgi}};
+                ASSERT_TRUE(run_integer_ptx(start, v));
+                ASSERT_TRUE(run_integer_ptx(lead, v));
+                EXPECT_EQ(v.at("%v_t_row"), v.at("%v_m0") + wgi % groups_m * c.ms);
+                EXPECT_EQ(v.at("%v_t_col"), v.at("%v_n0") + wgi / groups_m * c.ns);
+              }
+    }
 }

@@ -3,7 +3,8 @@
 // not, each checked against the float64 reference and the real cuBLAS on fresh data with
 // NaN-poisoned C, through all three epilogues (at beta 0 with ldc a multiple of 8, the tensor-map
 // store, clipped by the engine where M is a multiple of 8; staged 16-byte stores for the other
-// blocks inside C with ldc a multiple of 8; else the common one); and the dispatcher's own
+// blocks inside C with ldc a multiple of 8; else the common one), in launch order or rastered;
+// and the dispatcher's own
 // choice of wgmma where it can run, on aligned copies of the operands where it cannot read them as
 // they are (a leading dimension not a multiple of 8) and copying pays, and another family where it
 // does not.
@@ -83,6 +84,9 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
           std::string forced = spec;
           const int kg = rep == 2 ? 3 : 1;
           forced.replace(forced.size() - 5, 1, std::to_string(kg));  // the KG field
+          // Half the time the launch order in row-tile pairs (KL 1, RASTER 2, KS 1): the blocks'
+          // tiles are remapped, which every store path must follow.
+          if (rng() % 2) forced += " 1 2 1";
           ForcedTile f(forced);
           ASSERT_TRUE(f.accepted()) << forced;
           const Entry& e = entry_named(kHalfEntries[rng() % std::size(kHalfEntries)]);
