@@ -110,6 +110,18 @@ std::string staged_store_accesses(const std::string& ptx) {
   return seq;
 }
 
+// Every catalogued wgmma tile in layout a, b: both half types, plain and batched.
+std::vector<KernelConfig> wgmma_kernels(Op a, Op b) {
+  std::vector<KernelConfig> out;
+  for (DataType t : {DataType::F16, DataType::BF16})
+    for (const Tile& tile : wgmma_catalog())
+      for (bool batched : {false, true}) {
+        out.push_back(make(t, a, b, tile));
+        out.back().batched = batched;
+      }
+  return out;
+}
+
 // The producer warp's code after its last copy (wgmma_ptx.hpp's after_copies).
 std::string after_copies(const std::string& ptx) {
   const size_t from = ptx.find("\nL_wg_copies_issued:"), to = ptx.find("\nL_wg_skip:");
@@ -122,17 +134,13 @@ std::string after_copies(const std::string& ptx) {
 // reads of C all before its first store (perf notes §129), so a warp waits for C twice, not
 // once per pass. Every catalogued wgmma tile, plain and batched, both half types.
 TEST(EpilogueOrder, WgmmaStagedStoreReadsEachHalfOfCBeforeWritingIt) {
-  for (DataType t : {DataType::F16, DataType::BF16})
-    for (const Tile& tile : wgmma_catalog())
-      for (bool batched : {false, true}) {
-        KernelConfig c = make(t, Op::N, Op::T, tile);
-        c.batched = batched;
-        SCOPED_TRACE(kernel_name(c));
-        const int passes = c.ns / 16, group = passes / 2;  // 64-row warpgroup tiles: 16 columns a pass
-        ASSERT_EQ(c.ms, 64);
-        const std::string half = std::string(group, 'L') + std::string(group, 'S');
-        EXPECT_EQ(staged_store_accesses(generate_simt_gemm(c, 90).ptx), half + half);
-      }
+  for (const KernelConfig& c : wgmma_kernels(Op::N, Op::T)) {
+    SCOPED_TRACE(kernel_name(c));
+    const int passes = c.ns / 16, group = passes / 2;  // 64-row warpgroup tiles: 16 columns a pass
+    ASSERT_EQ(c.ms, 64);
+    const std::string half = std::string(group, 'L') + std::string(group, 'S');
+    EXPECT_EQ(staged_store_accesses(generate_simt_gemm(c, 90).ptx), half + half);
+  }
 }
 
 // The producer asks C's tile into L2 once its copies are out, only where the staged store will
@@ -257,36 +265,33 @@ bool run_integer_ptx(const std::vector<std::string>& lines, std::map<std::string
 // row m); one stmatrix per 16 columns of a warp's 64-row tiles, shared writes made visible to the
 // async proxy before the barrier, one store a 64-row box, and the shared memory held until read.
 TEST(EpilogueOrder, WgmmaTensorMapStoreOnlyAtBetaZeroWhereTheMapExists) {
-  for (DataType t : {DataType::F16, DataType::BF16})
-    for (const Tile& tile : wgmma_catalog())
-      for (bool batched : {false, true}) {
-        KernelConfig c = make(t, Op::T, Op::N, tile);
-        c.batched = batched;
-        SCOPED_TRACE(kernel_name(c));
-        const std::string ptx = generate_simt_gemm(c, 90).ptx;
-        const std::string code = tma_store(ptx);
-        ASSERT_FALSE(code.empty());
-        const std::string head = ptx.substr(0, ptx.find("bra L_wg_tma_skip;"));
-        const std::string guard = head.substr(head.rfind("mov.b64 %v_t_bits, %v_gc"));
-        EXPECT_NE(guard.find("setp.eq.and.u64 %v_t_ok, %v_t_bits, 0, %v_p_beta_zero"), std::string::npos) << guard;
-        EXPECT_NE(guard.find("and.b64 %v_t_bits, %v_ldc, 7"), std::string::npos) << guard;
-        EXPECT_NE(guard.find("and.b32 %v_t_m, %v_m, 7"), std::string::npos) << guard;
-        EXPECT_NE(guard.find("setp.le.or.s32 %v_t_rows_ok, %v_t_m, %v_m, %v_t_rows_ok"), std::string::npos) << guard;
-        EXPECT_EQ(guard.find("ld.param.s64 %v_t_sc, [p_stride_c]") != std::string::npos, batched) << guard;
-        EXPECT_EQ(guard.find("setp.ge.and.s64 %v_t_ok, %v_t_sc, %v_t_ext") != std::string::npos, batched) << guard;
-        EXPECT_EQ(count(code, "ld.global"), 0u) << "C is not read at beta 0";
-        EXPECT_EQ(count(code, "st.global"), 0u);
-        EXPECT_EQ(count(code, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), static_cast<size_t>(c.ms / 64 * c.ns / 16));
-        const std::string store = std::string("cp.async.bulk.tensor.") + (batched ? "3d" : "2d") +
-                                  ".global.shared::cta.bulk_group [%v_t_map";
-        EXPECT_EQ(count(code, store), static_cast<size_t>(c.ms / 64));
-        const size_t fence = code.find("fence.proxy.async.shared::cta"), last_st = code.rfind("stmatrix");
-        ASSERT_NE(fence, std::string::npos);
-        EXPECT_LT(last_st, fence);
-        EXPECT_LT(fence, code.find("bar.sync 1,", last_st));
-        EXPECT_LT(code.find("cp.async.bulk.commit_group"), code.find("cp.async.bulk.wait_group.read 0"));
-        EXPECT_LT(code.find("cp.async.bulk.wait_group.read 0"), code.rfind("ret;"));
-      }
+  for (const KernelConfig& c : wgmma_kernels(Op::T, Op::N)) {
+    const bool batched = c.batched;
+    SCOPED_TRACE(kernel_name(c));
+    const std::string ptx = generate_simt_gemm(c, 90).ptx;
+    const std::string code = tma_store(ptx);
+    ASSERT_FALSE(code.empty());
+    const std::string head = ptx.substr(0, ptx.find("bra L_wg_tma_skip;"));
+    const std::string guard = head.substr(head.rfind("mov.b64 %v_t_bits, %v_gc"));
+    EXPECT_NE(guard.find("setp.eq.and.u64 %v_t_ok, %v_t_bits, 0, %v_p_beta_zero"), std::string::npos) << guard;
+    EXPECT_NE(guard.find("and.b64 %v_t_bits, %v_ldc, 7"), std::string::npos) << guard;
+    EXPECT_NE(guard.find("and.b32 %v_t_m, %v_m, 7"), std::string::npos) << guard;
+    EXPECT_NE(guard.find("setp.le.or.s32 %v_t_rows_ok, %v_t_m, %v_m, %v_t_rows_ok"), std::string::npos) << guard;
+    EXPECT_EQ(guard.find("ld.param.s64 %v_t_sc, [p_stride_c]") != std::string::npos, batched) << guard;
+    EXPECT_EQ(guard.find("setp.ge.and.s64 %v_t_ok, %v_t_sc, %v_t_ext") != std::string::npos, batched) << guard;
+    EXPECT_EQ(count(code, "ld.global"), 0u) << "C is not read at beta 0";
+    EXPECT_EQ(count(code, "st.global"), 0u);
+    EXPECT_EQ(count(code, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), static_cast<size_t>(c.ms / 64 * c.ns / 16));
+    const std::string store = std::string("cp.async.bulk.tensor.") + (batched ? "3d" : "2d") +
+                              ".global.shared::cta.bulk_group [%v_t_map";
+    EXPECT_EQ(count(code, store), static_cast<size_t>(c.ms / 64));
+    const size_t fence = code.find("fence.proxy.async.shared::cta"), last_st = code.rfind("stmatrix");
+    ASSERT_NE(fence, std::string::npos);
+    EXPECT_LT(last_st, fence);
+    EXPECT_LT(fence, code.find("bar.sync 1,", last_st));
+    EXPECT_LT(code.find("cp.async.bulk.commit_group"), code.find("cp.async.bulk.wait_group.read 0"));
+    EXPECT_LT(code.find("cp.async.bulk.wait_group.read 0"), code.rfind("ret;"));
+  }
 }
 
 // The staging the stmatrix instructions write is the 64-row box layout the map's 128-byte swizzle
