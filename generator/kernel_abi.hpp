@@ -33,7 +33,7 @@
 //                         bf16, 128-byte swizzle, zero fill outside: box 64 (K) x ML / NL rows for
 //                         an operand stored K-contiguous, else 64 (M/N) x 64 (K)
 //                         (dispatch/wgmma_plan.hpp makes them).
-//   .b8[128] tmap_c       C's CUtensorMap for the epilogue's stores at beta == 0, box 64 (M) x NS,
+//   .b8[128] tmap_c       C's CUtensorMap for the epilogue's loads and stores, box 64 (M) x NS,
 //                         128-byte swizzle; made (and read) only where C is 16-byte aligned, ldc
 //                         is a multiple of 8 and, batched, stride_c is a multiple of 8 and at
 //                         least ldc x n (a 3-D map, the entries its third dimension); else zeros.

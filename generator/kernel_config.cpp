@@ -57,10 +57,11 @@ int wgmma_barrier_offset(const KernelConfig& c) {
   return std::max(stages, staging);
 }
 
-// Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage.
+// Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage and one for
+// the epilogue's tensor-map load of C.
 // cp.async stages (async_copy): A's stages, then B's.
 int dynamic_smem_bytes(const KernelConfig& c) {
-  if (c.family == Family::Wgmma) return wgmma_barrier_offset(c) + 16 * c.stages;
+  if (c.family == Family::Wgmma) return wgmma_barrier_offset(c) + 16 * c.stages + 8;
   // KL's sums reuse the stages after the main loop.
   if (async_copy(c))
     return std::max((smem_stage_bytes(c, Operand::A) + smem_stage_bytes(c, Operand::B)) * c.stages, kl_reduce_bytes(c));

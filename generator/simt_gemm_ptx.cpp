@@ -28,6 +28,13 @@ bool catalogued(const KernelConfig& c) {
 
 std::string num(long long v) { return std::to_string(v); }
 
+// A wgmma kernel's blocks per SM by shared memory (228 KiB an SM, 1 KiB reserved a block) and
+// threads, where that leaves at least 64 registers a thread; else 1 (no hold).
+int wgmma_min_blocks(const Resources& r) {
+  const int blocks = std::min((228 * 1024) / (r.smem_bytes + 1024), 2048 / r.threads);
+  return blocks >= 2 && 65536 / (blocks * r.threads) >= 64 ? blocks : 1;
+}
+
 class Emitter {
  public:
   Emitter(const KernelConfig& c, int sm)
@@ -83,7 +90,11 @@ class Emitter {
     s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
-    if (mma_ || wgmma_) s += ".minnctapersm 1\n";
+    if (mma_) s += ".minnctapersm 1\n";
+    // wgmma: held to the blocks per SM its shared memory allows where that leaves 64 registers a
+    // thread or more: ptxas, left to itself, gave the epilogue's branches of 64x64 a 65th register,
+    // one block per SM less (perf notes §131).
+    if (wgmma_) s += ".minnctapersm " + num(wgmma_min_blocks(r)) + "\n";
     // A SIMT band kernel's set-up can cost ptxas a register or two over the plain kernel, which
     // took the S 128x128 tile from two blocks per SM to one (130 registers against 128): a
     // catalogued tile (what the heuristic runs) whose predicted registers give two blocks per SM
@@ -1322,7 +1333,7 @@ class Emitter {
     const std::string bz = is_zero(beta_, "p_beta_zero");
     if (wgmma_) {
       const auto accs = [this](int i, int j) { return acc(i, j).re; };
-      emit_wgmma_tma_store(w_, c_, accs, alpha_.re, bz,
+      emit_wgmma_tma_store(w_, c_, accs, alpha_.re, beta_.re, bz,
                            [this](const std::string& bx, const std::string& by) { block_tile(bx, by); });
       emit_wgmma_staged_store(w_, c_, accs, alpha_.re, beta_.re, bz);
     }

@@ -46,6 +46,8 @@ class Loop {
       ins("mbarrier.init.shared::cta.b64 [%bars+" + num(8 * s) + "], 1");
       ins("mbarrier.init.shared::cta.b64 [%bars+" + num(8 * (c_.stages + s)) + "], " + num(consumers_ / 32));
     }
+    // The epilogue's load of C (emit_wgmma_tma_store): each warpgroup's leader arrives once.
+    ins("mbarrier.init.shared::cta.b64 [%bars+" + num(16 * c_.stages) + "], " + num(consumers_ / 128));
     ins("fence.mbarrier_init.release.cluster");
     w_.label("L_wg_inited");
     ins("bar.sync 0");
@@ -275,17 +277,23 @@ void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::functi
 namespace {
 // Whether the block's tile takes the staged store: wholly inside C, C 16-byte aligned, ldc a
 // multiple of 8 (so every column of the tile starts 16-byte aligned).
+// C's base 16-byte aligned and ldc a multiple of 8 (every column of C starts 16-byte aligned),
+// and-ed into `pred`, or set afresh when `first`; `bits` is scratch.
+void c_aligned(PtxWriter& w, const std::string& pred, const std::string& bits, bool first) {
+  w.ins("mov.b64 " + bits + ", %gc");
+  w.ins("and.b64 " + bits + ", " + bits + ", 15");
+  w.ins(first ? "setp.eq.u64 " + pred + ", " + bits + ", 0" : "setp.eq.and.u64 " + pred + ", " + bits + ", 0, " + pred);
+  w.ins("and.b64 " + bits + ", %ldc, 7");
+  w.ins("setp.eq.and.u64 " + pred + ", " + bits + ", 0, " + pred);
+}
+
 std::string staged_store_fits(PtxWriter& w, const KernelConfig& c) {
-  const std::string fit = w.reg("pred", "e_fit"), t32 = w.reg("s32", "e_t"), bits = w.reg("b64", "e_gbits");
+  const std::string fit = w.reg("pred", "e_fit"), t32 = w.reg("s32", "e_t");
   w.ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
   w.ins("setp.le.s32 " + fit + ", " + t32 + ", %m");
   w.ins("add.s32 " + t32 + ", %n0, " + num(c.nl));
   w.ins("setp.le.and.s32 " + fit + ", " + t32 + ", %n, " + fit);
-  w.ins("mov.b64 " + bits + ", %gc");
-  w.ins("and.b64 " + bits + ", " + bits + ", 15");
-  w.ins("setp.eq.and.u64 " + fit + ", " + bits + ", 0, " + fit);
-  w.ins("and.b64 " + bits + ", %ldc, 7");
-  w.ins("setp.eq.and.u64 " + fit + ", " + bits + ", 0, " + fit);
+  c_aligned(w, fit, w.reg("b64", "e_gbits"), false);
   return fit;
 }
 }  // namespace
@@ -319,18 +327,15 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
 }
 
 void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
-                          const std::string& alpha, const std::string& beta_zero,
+                          const std::string& alpha, const std::string& beta, const std::string& beta_zero,
                           const std::function<void(const std::string&, const std::string&)>& block_tile) {
   auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
   auto ins = [&](const std::string& s) { w.ins(s); };
-  const int consumers = c.threads() - 32, box_bytes = 128 * c.ns;
+  const int consumers = c.threads() - 32, box_bytes = 128 * c.ns, boxes = c.ms / 64;
+  const int wg_bytes = box_bytes * boxes;
   // The host made p_tmap_c exactly when this holds (kernel_abi.hpp).
   const std::string ok = r("pred", "t_ok"), bits = r("b64", "t_bits");
-  ins("mov.b64 " + bits + ", %gc");
-  ins("and.b64 " + bits + ", " + bits + ", 15");
-  ins("setp.eq.and.u64 " + ok + ", " + bits + ", 0, " + beta_zero);
-  ins("and.b64 " + bits + ", %ldc, 7");
-  ins("setp.eq.and.u64 " + ok + ", " + bits + ", 0, " + ok);
+  c_aligned(w, ok, bits, true);
   if (c.batched) {
     const std::string sc = r("s64", "t_sc"), ext = r("s64", "t_ext");
     ins("ld.param.s64 " + sc + ", [p_stride_c]");
@@ -351,14 +356,67 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("@!" + ok + " bra L_wg_tma_skip");
   // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
   ins("bar.sync 1, " + num(consumers));
+  const std::string t = r("u32", "t_u"), map = r("u64", "t_map"), row = r("s32", "t_row"), col = r("s32", "t_col");
+  const std::string box = r("u32", "t_box"), thr = r("u32", "t_thr");
+  // The leader, thread 0 of each warpgroup, finds its boxes and its tile's first row and column
+  // afresh (block_tile, %tid.x): values kept live through the staging cost 64x128 two registers,
+  // a block per SM.
+  const auto leader_place = [&] {
+    const std::string bx = r("u32", "t_bx"), by = r("u32", "t_by");
+    ins("mov.b64 " + map + ", p_tmap_c");
+    ins("cvta.param.u64 " + map + ", " + map);
+    ins("mov.u32 " + box + ", smem_dyn");
+    ins("mad.lo.u32 " + box + ", " + thr + ", " + num(wg_bytes / 128) + ", " + box);
+    block_tile(bx, by);
+    ins("shr.u32 " + t + ", " + thr + ", 7");
+    ins("rem.u32 " + t + ", " + t + ", " + num(c.ml / c.ms));
+    ins("mul.lo.s32 " + row + ", " + t + ", " + num(c.ms));
+    ins("mad.lo.s32 " + row + ", " + bx + ", " + num(c.ml) + ", " + row);
+    ins("shr.u32 " + t + ", " + thr + ", 7");
+    ins("div.u32 " + t + ", " + t + ", " + num(c.ml / c.ms));
+    ins("mul.lo.s32 " + col + ", " + t + ", " + num(c.ns));
+    ins("mad.lo.s32 " + col + ", " + by + ", " + num(c.nl) + ", " + col);
+    if (c.batched) ins("mov.u32 " + t + ", %ctaid.z");
+  };
+  const std::string z = c.batched ? ", " + t : "", dims = c.batched ? "3d" : "2d";
+  // Each box of the leader's warpgroup: `op` + "{row, col[, entry]}], [box]" + `tail`.
+  const auto each_box = [&](const std::string& op, const std::string& tail) {
+    for (int tile = 0; tile < boxes; ++tile) {
+      if (tile) ins("add.s32 " + row + ", " + row + ", 64");
+      ins(op + row + ", " + col + z + "}]" + tail + (tile ? "+" + num(tile * box_bytes) : "") + "]");
+    }
+  };
+  const std::string lead = r("pred", "t_lead");
+  ins("mov.u32 " + thr + ", %tid.x");
+  ins("and.b32 " + t + ", " + thr + ", 127");
+  ins("setp.eq.u32 " + lead + ", " + t + ", 0");
+  // beta != 0: the leader asks its warpgroup's boxes of C into the staging (one mbarrier after
+  // the stages' ones, whose phase 0 completes once every leader's bytes landed); the warps read
+  // them back in the accumulators' layout with ldmatrix .trans, the inverse of the stores below.
+  const std::string cbar = "smem_dyn+" + num(wgmma_barrier_offset(c) + 16 * c.stages);  // no register
+  ins("@" + beta_zero + " bra L_wg_tma_c_read");
+  ins("@!" + lead + " bra L_wg_tma_c_asked");
+  leader_place();
+  ins("mbarrier.arrive.expect_tx.shared::cta.b64 _, [" + cbar + "], " + num(wg_bytes));
+  // The box operand goes where the load's destination is: "[box]" first, then the map.
+  for (int tile = 0; tile < boxes; ++tile) {
+    if (tile) ins("add.s32 " + row + ", " + row + ", 64");
+    ins("cp.async.bulk.tensor." + dims + ".shared::cluster.global.tile.mbarrier::complete_tx::bytes [" + box +
+        (tile ? "+" + num(tile * box_bytes) : "") + "], [" + map + ", {" + row + ", " + col + z + "}], [" + cbar + "]");
+  }
+  w.label("L_wg_tma_c_asked");
+  const std::string landed = r("pred", "t_c_landed");
+  w.label("L_wg_tma_c_wait");
+  ins("mbarrier.try_wait.parity.shared::cta.b64 " + landed + ", [" + cbar + "], 0");
+  ins("@!" + landed + " bra L_wg_tma_c_wait");
+  w.label("L_wg_tma_c_read");
   // Warpgroup (wm, wn) stages its tile as ms / 64 boxes of 64 rows x ns columns, one 128-byte
   // line a column, 16-byte chunk h (rows 8h..) of line j at chunk h ^ (j % 8): the 128-byte
   // swizzle the map names. stmatrix .trans writes an 8 x 8 fragment of 16-bit elements as 8
   // columns of 8 rows; lane l gives the address of column l % 8 of fragment l / 8, fragments
   // (row half, column octet) = (0, o), (1, o), (0, o + 1), (1, o + 1).
   // Registers: every accumulator is live here, so the set-up keeps one address and no more.
-  const std::string box = r("u32", "t_box"), adr = r("u32", "t_adr"), t = r("u32", "t_u");
-  const int wg_bytes = box_bytes * (c.ms / 64);
+  const std::string adr = r("u32", "t_adr");
   ins("and.b32 " + t + ", %lane, 7");  // the line within the octet, also its swizzle
   ins("shr.u32 " + adr + ", %lane, 3");
   ins("and.b32 " + adr + ", " + adr + ", 1");
@@ -373,49 +431,52 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("add.u32 " + adr + ", " + adr + ", " + t);
   std::string h2[4];
   for (int e = 0; e < 4; ++e) h2[e] = r("b32", "t_h" + num(e));
-  const std::string kind = c.data == DataType::BF16 ? "bf16" : "f16";
-  for (int tile = 0; tile < c.ms / 64; ++tile)
-    for (int o = 0; o < c.ns / 8; o += 2) {
-      for (int e = 0; e < 4; ++e) {
-        const std::string lo = acc(2 * tile + e % 2, 2 * (o + e / 2)), hi = acc(2 * tile + e % 2, 2 * (o + e / 2) + 1);
-        ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);  // in place: this path ends in ret
-        ins("mul.rn.f32 " + hi + ", " + alpha + ", " + hi);
-        ins("cvt.rn." + kind + "x2.f32 " + h2[e] + ", " + hi + ", " + lo);  // the first operand on top
+  const bool bf = c.data == DataType::BF16;
+  const std::string kind = bf ? "bf16" : "f16", cl = r("f32", "t_cl"), ch = r("f32", "t_ch");
+  // alpha * acc (+ beta * C, `with_c`) rounded into the staging, as the staged store computes it.
+  const auto stage = [&](bool with_c) {
+    for (int tile = 0; tile < boxes; ++tile)
+      for (int o = 0; o < c.ns / 8; o += 2) {
+        const std::string at = "[" + adr + "+" + num(tile * box_bytes + o * 1024) + "]";
+        const std::string regs = "{" + h2[0] + ", " + h2[1] + ", " + h2[2] + ", " + h2[3] + "}";
+        if (with_c) ins("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + regs + ", " + at);
+        for (int e = 0; e < 4; ++e) {
+          const std::string lo = acc(2 * tile + e % 2, 2 * (o + e / 2)), hi = acc(2 * tile + e % 2, 2 * (o + e / 2) + 1);
+          ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);  // in place: this path ends in ret
+          ins("mul.rn.f32 " + hi + ", " + alpha + ", " + hi);
+          if (with_c) {
+            if (bf) {  // bf16 -> f32: the 16 bits on top
+              ins("shl.b32 " + cl + ", " + h2[e] + ", 16");
+              ins("and.b32 " + ch + ", " + h2[e] + ", 0xffff0000");
+            } else {
+              const std::string h0 = r("b16", "t_c16l"), h1 = r("b16", "t_c16h");
+              ins("mov.b32 {" + h0 + ", " + h1 + "}, " + h2[e]);
+              ins("cvt.f32.f16 " + cl + ", " + h0);
+              ins("cvt.f32.f16 " + ch + ", " + h1);
+            }
+            ins("fma.rn.f32 " + lo + ", " + beta + ", " + cl + ", " + lo);
+            ins("fma.rn.f32 " + hi + ", " + beta + ", " + ch + ", " + hi);
+          }
+          ins("cvt.rn." + kind + "x2.f32 " + h2[e] + ", " + hi + ", " + lo);  // the first operand on top
+        }
+        ins("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + at + ", " + regs);
       }
-      ins("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [" + adr + "+" + num(tile * box_bytes + o * 1024) + "], {" +
-          h2[0] + ", " + h2[1] + ", " + h2[2] + ", " + h2[3] + "}");
-    }
+  };
+  ins("@" + beta_zero + " bra L_wg_tma_alpha_only");
+  stage(true);
+  ins("bra L_wg_tma_staged");
+  w.label("L_wg_tma_alpha_only");
+  stage(false);
+  w.label("L_wg_tma_staged");
   // The tensor engine reads shared memory through the async proxy: make the writes visible to it.
   ins("fence.proxy.async.shared::cta");
   ins("bar.sync 1, " + num(consumers));
-  // The leader, thread 0 of each warpgroup, finds its place afresh (block_tile, %tid.x): values
-  // kept live through the stores above cost 64x128 two registers, a block per SM.
-  const std::string thr = r("u32", "t_thr"), map = r("u64", "t_map"), row = r("s32", "t_row"), col = r("s32", "t_col");
-  const std::string bx = r("u32", "t_bx"), by = r("u32", "t_by");
   ins("mov.u32 " + thr + ", %tid.x");
   ins("and.b32 " + t + ", " + thr + ", 127");
   ins("setp.ne.u32 " + r("pred", "t_not_lead") + ", " + t + ", 0");
   ins("@%t_not_lead ret");
-  ins("mov.b64 " + map + ", p_tmap_c");
-  ins("cvta.param.u64 " + map + ", " + map);
-  ins("mov.u32 " + box + ", smem_dyn");
-  ins("mad.lo.u32 " + box + ", " + thr + ", " + num(wg_bytes / 128) + ", " + box);
-  block_tile(bx, by);
-  ins("shr.u32 " + thr + ", " + thr + ", 7");
-  ins("rem.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
-  ins("mul.lo.s32 " + row + ", " + t + ", " + num(c.ms));
-  ins("mad.lo.s32 " + row + ", " + bx + ", " + num(c.ml) + ", " + row);
-  ins("div.u32 " + t + ", " + thr + ", " + num(c.ml / c.ms));
-  ins("mul.lo.s32 " + col + ", " + t + ", " + num(c.ns));
-  ins("mad.lo.s32 " + col + ", " + by + ", " + num(c.nl) + ", " + col);
-  const std::string op = std::string("cp.async.bulk.tensor.") + (c.batched ? "3d" : "2d") +
-                         ".global.shared::cta.bulk_group [" + map + ", {";
-  if (c.batched) ins("mov.u32 " + t + ", %ctaid.z");
-  const std::string z = c.batched ? ", " + t : "";
-  for (int tile = 0; tile < c.ms / 64; ++tile) {
-    if (tile) ins("add.s32 " + row + ", " + row + ", 64");
-    ins(op + row + ", " + col + z + "}], [" + box + (tile ? "+" + num(tile * box_bytes) : "") + "]");
-  }
+  leader_place();
+  each_box("cp.async.bulk.tensor." + dims + ".global.shared::cta.bulk_group [" + map + ", {", ", [" + box);
   ins("cp.async.bulk.commit_group");
   // The block's shared memory must outlive the engine's reads of it.
   ins("cp.async.bulk.wait_group.read 0");

@@ -39,26 +39,31 @@ void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::functi
                           const std::function<void()>& after_copies);
 
 // The producer warp's C prefetch: unless `skip` (beta == 0, or the block writes a split-K
-// partial), a tile that takes the staged store below and whose K range fits in the stages is
-// asked into L2 column by column, so the epilogue's reads of C find it there. Reads %lane, %m0,
+// partial), a tile wholly inside an aligned C (the epilogue reads all of it: the tensor-map load
+// or the staged store below) whose K range fits in the stages is asked into L2 column by column,
+// so the epilogue's reads of C find it there. Reads %lane, %m0,
 // %n0, %m, %n, %gc, %ldc, %ksteps.
 void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::string& skip);
 
-// The epilogue at beta == 0 where C is tensor-map writable (C 16-byte aligned, ldc a multiple
-// of 8; batched: stride_c a multiple of 8 and at least ldc x n, kernel_abi.hpp): each consumer
-// warp writes alpha * acc, rounded to f16 / bf16, into its warpgroup's 128-byte-swizzled boxes of
-// 64 rows x ns columns with stmatrix, and one thread a warpgroup stores the boxes to C through
-// p_tmap_c. The engine leaves out the columns past n and the rows past m, but writes whole
-// 16-byte pieces of a column, so where m is not a multiple of 8 only blocks wholly above row m
-// take this path. Reads %gc, %ldc, %m, %n, %m0 and the thread indices; `block_tile(bx, by)`
-// emits the block's row and column tile (after the launch order's remapping) into two u32
-// registers. Ends the thread with ret; else falls through.
+// The epilogue where C is tensor-map writable (C 16-byte aligned, ldc a multiple of 8; batched:
+// stride_c a multiple of 8 and at least ldc x n, kernel_abi.hpp): at beta != 0 each warpgroup's
+// leader first loads its boxes of C through p_tmap_c into the staging (the epilogue's mbarrier,
+// after the stages' ones) and the warps read their fragments back with ldmatrix; then each
+// consumer warp writes alpha * acc (+ beta * C), rounded to f16 / bf16, into its warpgroup's
+// 128-byte-swizzled boxes of 64 rows x ns columns with stmatrix, and one thread a warpgroup
+// stores the boxes to C through p_tmap_c. The engine leaves out the columns past n and the rows
+// past m, but writes whole 16-byte pieces of a column, so where m is not a multiple of 8 only
+// blocks wholly above row m take this path. `beta` is the f32 scalar, `beta_zero` the predicate
+// beta == 0 (C then never read). Reads %gc, %ldc, %m, %n, %m0 and the thread indices;
+// `block_tile(bx, by)` emits the block's row and column tile (after the launch order's
+// remapping) into two u32 registers. Ends the thread with ret; else falls through.
 void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
-                          const std::string& alpha, const std::string& beta_zero,
+                          const std::string& alpha, const std::string& beta, const std::string& beta_zero,
                           const std::function<void(const std::string&, const std::string&)>& block_tile);
 
-// The epilogue's fast path, for a block whose tile lies wholly inside C with C 16-byte aligned
-// and ldc a multiple of 8 (else it falls through to the common epilogue): each consumer warp
+// The epilogue's path for a block whose tile lies wholly inside C with C 16-byte aligned and ldc a
+// multiple of 8 but which the tensor-map path above does not take (a batch whose stride_c the map
+// cannot hold); else it falls through to the common epilogue: each consumer warp
 // stages its accumulators in shared memory as f32 columns, then reads them back 8 rows at a time
 // and writes C with 16-byte stores, whole 32-byte sectors, computing alpha * acc + beta * C
 // exactly as the common epilogue does (C read only when beta != 0). `alpha`, `beta` are the f32

@@ -259,12 +259,14 @@ bool run_integer_ptx(const std::vector<std::string>& lines, std::map<std::string
 
 }  // namespace
 
-// At beta == 0 (C unread) the epilogue may write C through its tensor map: taken only where the
-// host made the map (C 16-byte aligned, ldc and, batched, stride_c multiples of 8 and entries
-// apart) and the engine's 16-byte pieces stay inside C (m a multiple of 8, or the block above
-// row m); one stmatrix per 16 columns of a warp's 64-row tiles, shared writes made visible to the
-// async proxy before the barrier, one store a 64-row box, and the shared memory held until read.
-TEST(EpilogueOrder, WgmmaTensorMapStoreOnlyAtBetaZeroWhereTheMapExists) {
+// Where the host made C's tensor map (C 16-byte aligned, ldc and, batched, stride_c multiples of 8
+// and entries apart) and the engine's 16-byte pieces stay inside C (m a multiple of 8, or the block
+// above row m), the epilogue goes through it: at beta != 0 each warpgroup's leader loads its boxes
+// of C (one mbarrier after the stages' ones, arrived on once a warpgroup) and the warps read them
+// back with ldmatrix; at beta == 0 C is never read. One stmatrix per 16 columns of a warp's 64-row
+// tiles in each variant, the shared writes made visible to the async proxy before the barrier, one
+// store a 64-row box, and the shared memory held until the engine read it.
+TEST(EpilogueOrder, WgmmaTensorMapStoreWhereTheMapExists) {
   for (const KernelConfig& c : wgmma_kernels(Op::T, Op::N)) {
     const bool batched = c.batched;
     SCOPED_TRACE(kernel_name(c));
@@ -273,18 +275,44 @@ TEST(EpilogueOrder, WgmmaTensorMapStoreOnlyAtBetaZeroWhereTheMapExists) {
     ASSERT_FALSE(code.empty());
     const std::string head = ptx.substr(0, ptx.find("bra L_wg_tma_skip;"));
     const std::string guard = head.substr(head.rfind("mov.b64 %v_t_bits, %v_gc"));
-    EXPECT_NE(guard.find("setp.eq.and.u64 %v_t_ok, %v_t_bits, 0, %v_p_beta_zero"), std::string::npos) << guard;
+    EXPECT_EQ(guard.find("beta"), std::string::npos) << "both betas take it: " << guard;
     EXPECT_NE(guard.find("and.b64 %v_t_bits, %v_ldc, 7"), std::string::npos) << guard;
     EXPECT_NE(guard.find("and.b32 %v_t_m, %v_m, 7"), std::string::npos) << guard;
     EXPECT_NE(guard.find("setp.le.or.s32 %v_t_rows_ok, %v_t_m, %v_m, %v_t_rows_ok"), std::string::npos) << guard;
     EXPECT_EQ(guard.find("ld.param.s64 %v_t_sc, [p_stride_c]") != std::string::npos, batched) << guard;
     EXPECT_EQ(guard.find("setp.ge.and.s64 %v_t_ok, %v_t_sc, %v_t_ext") != std::string::npos, batched) << guard;
-    EXPECT_EQ(count(code, "ld.global"), 0u) << "C is not read at beta 0";
+    EXPECT_EQ(count(code, "ld.global"), 0u);
     EXPECT_EQ(count(code, "st.global"), 0u);
-    EXPECT_EQ(count(code, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), static_cast<size_t>(c.ms / 64 * c.ns / 16));
+    // The load of C: skipped at beta 0, one box a 64-row tile, on the epilogue's own mbarrier.
+    const int warpgroups = (c.threads() - 32) / 128, boxes = c.ms / 64, per_box = 64 * c.ns * 2;
+    const std::string cbar = "smem_dyn+" + std::to_string(wgmma_barrier_offset(c) + 16 * c.stages);
+    EXPECT_EQ(dynamic_smem_bytes(c), wgmma_barrier_offset(c) + 16 * c.stages + 8);
+    EXPECT_NE(ptx.find("mbarrier.init.shared::cta.b64 [%v_bars+" + std::to_string(16 * c.stages) + "], " +
+                       std::to_string(warpgroups)),
+              std::string::npos);
+    const size_t skip_load = code.find("@%v_p_beta_zero bra L_wg_tma_c_read"), read = code.find("\nL_wg_tma_c_read:");
+    ASSERT_NE(skip_load, std::string::npos);
+    ASSERT_NE(read, std::string::npos);
+    const std::string load = code.substr(skip_load, read - skip_load);
+    EXPECT_EQ(count(load, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [" + cbar + "], " +
+                              std::to_string(boxes * per_box)),
+              1u);
+    EXPECT_EQ(count(load, std::string("cp.async.bulk.tensor.") + (batched ? "3d" : "2d") +
+                              ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"),
+              static_cast<size_t>(boxes));
+    EXPECT_NE(load.find("mbarrier.try_wait.parity.shared::cta.b64 %v_t_c_landed, [" + cbar + "], 0"), std::string::npos);
+    // Both variants stage every fragment; only the beta != 0 one reads C back and adds it.
+    const size_t st = static_cast<size_t>(boxes * c.ns / 16);
+    EXPECT_EQ(count(code, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 2 * st);
+    EXPECT_EQ(count(code, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), st);
+    const size_t alpha_only = code.find("\nL_wg_tma_alpha_only:");
+    ASSERT_NE(alpha_only, std::string::npos);
+    EXPECT_LT(code.rfind("ldmatrix"), alpha_only);
+    EXPECT_EQ(count(code.substr(alpha_only), "fma.rn.f32"), 0u);
+    EXPECT_EQ(count(code.substr(0, alpha_only), "fma.rn.f32 "), 8 * st);
     const std::string store = std::string("cp.async.bulk.tensor.") + (batched ? "3d" : "2d") +
                               ".global.shared::cta.bulk_group [%v_t_map";
-    EXPECT_EQ(count(code, store), static_cast<size_t>(c.ms / 64));
+    EXPECT_EQ(count(code, store), static_cast<size_t>(boxes));
     const size_t fence = code.find("fence.proxy.async.shared::cta"), last_st = code.rfind("stmatrix");
     ASSERT_NE(fence, std::string::npos);
     EXPECT_LT(last_st, fence);
@@ -304,15 +332,23 @@ TEST(EpilogueOrder, WgmmaTensorMapStagingIsTheSwizzledBox) {
     SCOPED_TRACE(kernel_name(c));
     const std::string code = tma_store(generate_simt_gemm(c, 90).ptx);
     ASSERT_FALSE(code.empty());
-    std::istringstream in(code);
-    std::vector<std::string> setup, stores, cvts;
+    std::istringstream in(code.substr(code.find("\nL_wg_tma_c_read:")));
+    std::vector<std::string> setup, stores, cvts, loads;
     for (std::string line; std::getline(in, line);) {
       line.erase(0, line.find_first_not_of(' '));
       if (line.rfind("stmatrix", 0) == 0) stores.push_back(line);
+      else if (line.rfind("ldmatrix", 0) == 0) loads.push_back(line);
       else if (line.rfind("cvt.rn.f16x2.f32", 0) == 0) cvts.push_back(line);
-      else if (stores.empty() && cvts.empty() && line.find("%v_t_") != std::string::npos) setup.push_back(line);
+      else if (stores.empty() && cvts.empty() && loads.empty() && line.find("%v_t_") != std::string::npos)
+        setup.push_back(line);
     }
     ASSERT_EQ(cvts.size(), 4 * stores.size());
+    // The beta != 0 variant reads each fragment back from where it then writes it.
+    ASSERT_EQ(2 * loads.size(), stores.size());
+    for (size_t k = 0; k < loads.size(); ++k) {
+      const std::vector<std::string> l = split_operands(loads[k]), w = split_operands(stores[k]);
+      EXPECT_EQ(l.back(), w.front()) << loads[k] << " / " << stores[k];
+    }
     const int wgs = (c.ml / c.ms) * (c.nl / c.ns), box_bytes = 128 * c.ns;
     std::vector<int> seen(static_cast<size_t>(wgs) * c.ms * c.ns, 0);
     for (int wgi = 0; wgi < wgs; ++wgi)
@@ -347,7 +383,8 @@ TEST(EpilogueOrder, WgmmaTensorMapStagingIsTheSwizzledBox) {
           }
         }
       }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(seen.size())) << "every element once";
+    // Every element once in each variant (beta != 0, beta == 0).
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 2), static_cast<long>(seen.size()));
   }
 }
 
@@ -361,21 +398,30 @@ TEST(EpilogueOrder, WgmmaTensorMapStoreLeaderWritesItsOwnTile) {
       c.raster = raster;
       SCOPED_TRACE(kernel_name(c));
       const std::string ptx = generate_simt_gemm(c, 90).ptx;
-      std::vector<std::string> start, lead;
+      // The kernel's block tile, then each leader's stretch (from its %tid.x read to its first
+      // tensor copy: the load of C, then the store), integer code only.
+      std::vector<std::string> start;
+      std::vector<std::vector<std::string>> leads;
       std::istringstream in(ptx);
-      int part = 0;  // 1: the kernel's block tile; 2: the leader's
+      int part = 0;  // 1: the kernel's block tile; 2: a leader's
       for (std::string line; std::getline(in, line);) {
         line.erase(0, line.find_first_not_of(' '));
         if (line.rfind("mov.u32 %v_bx, %ctaid.x", 0) == 0) part = 1;
-        if (line.rfind("mov.u32 %v_t_thr, %tid.x", 0) == 0) part = 2;
-        if (part == 2 && line.rfind("cp.async.bulk.tensor", 0) == 0) break;
+        if (line.rfind("mov.u32 %v_t_thr, %tid.x", 0) == 0) {
+          part = 2;
+          leads.emplace_back();
+        }
+        if (part == 2 && line.rfind("cp.async.bulk.tensor", 0) == 0) part = 0;
         if (part == 1) start.push_back(line);
-        const bool control = line[0] == '@' || line.rfind("setp", 0) == 0 || line.find("t_map") != std::string::npos;
-        if (part == 2 && !control) lead.push_back(line);
+        const std::string op = line.substr(0, line.find(' '));
+        static const std::set<std::string> integer{"mov.u32", "mov.s32", "and.b32", "shr.u32", "rem.u32",
+                                                   "div.u32", "mul.lo.s32", "mul.lo.u32", "mad.lo.s32",
+                                                   "mad.lo.u32", "add.s32", "add.u32", "sub.u32", "min.u32"};
+        if (part == 2 && integer.count(op) && line.find("p_") == std::string::npos) leads.back().push_back(line);
         if (part == 1 && line.rfind("mul.lo.s32 %v_n0", 0) == 0) part = 0;
       }
+      ASSERT_EQ(leads.size(), 2u) << "the load's leader and the store's";
       ASSERT_FALSE(start.empty());
-      ASSERT_FALSE(lead.empty());
       const int groups_m = c.ml / c.ms;
       for (long long gx : {1, 3, 7})
         for (long long gy : {1, 2, 5})
@@ -385,9 +431,11 @@ TEST(EpilogueOrder, WgmmaTensorMapStoreLeaderWritesItsOwnTile) {
                 std::map<std::string, long long> v{{"%ctaid.x", bx}, {"%ctaid.y", by}, {"%nctaid.x", gx},
                                                    {"%nctaid.y", gy}, {"%tid.x", 128 * wgi}};
                 ASSERT_TRUE(run_integer_ptx(start, v));
-                ASSERT_TRUE(run_integer_ptx(lead, v));
-                EXPECT_EQ(v.at("%v_t_row"), v.at("%v_m0") + wgi % groups_m * c.ms);
-                EXPECT_EQ(v.at("%v_t_col"), v.at("%v_n0") + wgi / groups_m * c.ns);
+                for (const std::vector<std::string>& lead : leads) {
+                  ASSERT_TRUE(run_integer_ptx(lead, v));
+                  EXPECT_EQ(v.at("%v_t_row"), v.at("%v_m0") + wgi % groups_m * c.ms);
+                  EXPECT_EQ(v.at("%v_t_col"), v.at("%v_n0") + wgi / groups_m * c.ns);
+                }
               }
     }
 }

@@ -1,9 +1,10 @@
 // The wgmma family (f16/bf16 on sm_90): every catalogued wgmma tile forced onto every layout,
 // ragged M, N and K (K not a multiple of U, K shorter than the pipeline), K splits, beta zero or
 // not, each checked against the float64 reference and the real cuBLAS on fresh data with
-// NaN-poisoned C, through all three epilogues (at beta 0 with ldc a multiple of 8, the tensor-map
-// store, clipped by the engine where M is a multiple of 8; staged 16-byte stores for the other
-// blocks inside C with ldc a multiple of 8; else the common one), in launch order or rastered;
+// NaN-poisoned C, through all three epilogues (with ldc a multiple of 8, C loaded (beta != 0) and
+// stored through its tensor map, clipped by the engine where M is a multiple of 8; staged 16-byte
+// stores for the other blocks inside C with ldc a multiple of 8; else the common one), in launch
+// order or rastered;
 // and the dispatcher's own
 // choice of wgmma where it can run, on aligned copies of the operands where it cannot read them as
 // they are (a leading dimension not a multiple of 8) and copying pays, and another family where it
@@ -99,8 +100,8 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
             g.k = 192;
           }
           if (rep == 2) g.k = 600 + static_cast<std::int64_t>(rng() % 300);
-          // M a multiple of 8 half the time: ragged blocks then store through C's tensor map at
-          // beta 0 (clipped by the engine), else only the blocks inside C do.
+          // M a multiple of 8 half the time: ragged blocks then go through C's tensor map
+          // (clipped by the engine), else only the blocks inside C do.
           if (rep == 0 && rng() % 2) g.m = (g.m + 7) / 8 * 8;
           if (rng() % 2) g.beta = {-0.5, 0};
           g.lda = aligned_ld(a_rows(g), rng);
