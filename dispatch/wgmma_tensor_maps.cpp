@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuda_driver.hpp"
+#include "tensor_map_cache.hpp"
 
 namespace ptxblas::dispatch {
 
@@ -42,8 +43,8 @@ namespace {
 // A column-major matrix of `inner` x `outer` elements, `ld` apart, read in boxes of 64 x
 // `box_outer`, swizzled as the kernel's shared memory expects; zeros outside. entries > 0: that
 // many such matrices `stride` elements apart, a third dimension read one entry a box.
-CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
-                std::int64_t outer, std::int64_t ld, int box_outer, std::int64_t entries, std::int64_t stride) {
+CUresult encode_tiled(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
+                      std::int64_t outer, std::int64_t ld, int box_outer, std::int64_t entries, std::int64_t stride) {
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
                               static_cast<cuuint64_t>(entries)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2, static_cast<cuuint64_t>(stride) * 2};
@@ -53,6 +54,18 @@ CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const vo
       &map, t == gen::DataType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       entries > 0 ? 3 : 2, const_cast<void*>(base), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+// Repeated calls copy their maps from this thread's cache (tensor_map_cache.hpp).
+CUresult encode(const CudaDriver* d, CUtensorMap& map, gen::DataType t, const void* base, std::int64_t inner,
+                std::int64_t outer, std::int64_t ld, int box_outer, std::int64_t entries, std::int64_t stride) {
+  thread_local TensorMapCache cache;
+  const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
+  const TensorMapKey key{{reinterpret_cast<std::uint64_t>(base), u(inner), u(outer), u(ld), u(box_outer), u(entries),
+                          u(entries > 0 ? stride : 0), static_cast<std::uint64_t>(t)}};
+  return cache.find_or_encode(key, map, [&](CUtensorMap& out) {
+    return encode_tiled(d, out, t, base, inner, outer, ld, box_outer, entries, stride);
+  });
 }
 
 }  // namespace
