@@ -37,7 +37,6 @@ class Loop {
   // `stages` "empty" ones (every consumer warp has retired its wgmma reading the stage).
   void emit() {
     ins("setp.ge.u32 " + r("pred", "p_prod") + ", %thr, " + num(consumers_));
-    ins("@%p_skip bra L_wg_skip");
     ins("mov.u32 " + r("u32", "smem_base") + ", smem_dyn");
     ins("add.u32 " + r("u32", "bars") + ", %smem_base, " + num(bars_));
     ins("setp.ne.u32 " + r("pred", "p_not_t0") + ", %thr, 0");
@@ -51,6 +50,9 @@ class Loop {
     ins("fence.mbarrier_init.release.cluster");
     w_.label("L_wg_inited");
     ins("bar.sync 0");
+    // A block without a product (alpha == 0, or no K) skips the loop only: its epilogue may still
+    // load C through the mbarrier initialised above.
+    ins("@%p_skip bra L_wg_skip");
     const std::string steps = r("s32", "ksteps");
     ins("add.s32 " + steps + ", %keff, " + num(c_.u - 1));
     ins("div.s32 " + steps + ", " + steps + ", " + num(c_.u));

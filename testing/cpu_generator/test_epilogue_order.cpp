@@ -439,3 +439,20 @@ TEST(EpilogueOrder, WgmmaTensorMapStoreLeaderWritesItsOwnTile) {
               }
     }
 }
+
+// A block without a product (alpha == 0, or no K in its range) skips the main loop but not the
+// barriers' set-up: its epilogue loads C through the tensor map on the mbarrier after the stages'
+// where beta != 0 (a skip before the set-up made alpha = 0 batches fault on the GPU).
+TEST(EpilogueOrder, WgmmaBlocksWithoutAProductStillInitialiseTheBarriers) {
+  for (const KernelConfig& c : wgmma_kernels(Op::T, Op::T)) {
+    SCOPED_TRACE(kernel_name(c));
+    const std::string ptx = generate_simt_gemm(c, 90).ptx;
+    const size_t last_init = ptx.rfind("mbarrier.init.shared::cta.b64"), synced = ptx.find("bar.sync 0;", last_init);
+    ASSERT_NE(last_init, std::string::npos);
+    ASSERT_NE(synced, std::string::npos);
+    EXPECT_EQ(count(ptx, "mbarrier.init.shared::cta.b64"), static_cast<size_t>(2 * c.stages + 1));
+    for (const char* target : {"bra L_wg_skip;", "bra L_epilogue;"})
+      for (size_t at = ptx.find(target); at != std::string::npos; at = ptx.find(target, at + 1))
+        EXPECT_GT(at, synced) << target;
+  }
+}

@@ -1,6 +1,6 @@
 // The wgmma family (f16/bf16 on sm_90): every catalogued wgmma tile forced onto every layout,
 // ragged M, N and K (K not a multiple of U, K shorter than the pipeline), K splits, beta zero or
-// not, each checked against the float64 reference and the real cuBLAS on fresh data with
+// not, alpha zero at times, each checked against the float64 reference and the real cuBLAS on fresh data with
 // NaN-poisoned C, through all three epilogues (with ldc a multiple of 8, C loaded (beta != 0) and
 // stored through its tensor map, clipped by the engine where M is a multiple of 8; staged 16-byte
 // stores for the other blocks inside C with ldc a multiple of 8; else the common one), in launch
@@ -104,6 +104,9 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
           // (clipped by the engine), else only the blocks inside C do.
           if (rep == 0 && rng() % 2) g.m = (g.m + 7) / 8 * 8;
           if (rng() % 2) g.beta = {-0.5, 0};
+          // alpha = 0 at times: the blocks skip the loop but must still set up the barrier the
+          // epilogue's load of C waits on.
+          if (rng() % 8 == 0) g.alpha = {0, 0};
           g.lda = aligned_ld(a_rows(g), rng);
           g.ldb = aligned_ld(b_rows(g), rng);
           // ldc a multiple of 8 (always for the exact shapes): the blocks wholly inside C take the
