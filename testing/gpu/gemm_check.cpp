@@ -112,13 +112,19 @@ CheckResult check_gemm(const Entry& e, const Gemm& g, cublasHandle_t handle, std
   const Reference ref = reference(gs, e, a, b, c);
 
   const std::vector<unsigned char> a_bytes = encode(e.elem, a), b_bytes = encode(e.elem, b);
-  DeviceBuffer da(a_bytes.size()), db(b_bytes.size()), dc_ptx(c_bytes.size()), dc_real(c_bytes.size()),
-      dscal(64);
-  if (!da.p || !db.p || !dc_ptx.p || !dc_real.p || !dscal.p) return {"cudaMalloc failed", {}};
+  // C at c_offset elements into its buffer, the bytes before it poisoned as well.
+  const std::size_t c_off = static_cast<std::size_t>(std::max<std::int64_t>(opt.c_offset, 0)) * es;
+  DeviceBuffer da(a_bytes.size()), db(b_bytes.size()), dc_ptx_buf(c_off + c_bytes.size()),
+      dc_real_buf(c_off + c_bytes.size()), dscal(64);
+  if (!da.p || !db.p || !dc_ptx_buf.p || !dc_real_buf.p || !dscal.p) return {"cudaMalloc failed", {}};
+  void* const dc_ptx = static_cast<unsigned char*>(dc_ptx_buf.p) + c_off;
+  void* const dc_real = static_cast<unsigned char*>(dc_real_buf.p) + c_off;
   TRY_CUDA(cudaMemcpy(da.p, a_bytes.data(), a_bytes.size(), cudaMemcpyHostToDevice));
   TRY_CUDA(cudaMemcpy(db.p, b_bytes.data(), b_bytes.size(), cudaMemcpyHostToDevice));
-  TRY_CUDA(cudaMemcpy(dc_ptx.p, c_bytes.data(), c_bytes.size(), cudaMemcpyHostToDevice));
-  TRY_CUDA(cudaMemcpy(dc_real.p, c_bytes.data(), c_bytes.size(), cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaMemset(dc_ptx_buf.p, 0xFF, c_off + c_bytes.size()));
+  TRY_CUDA(cudaMemset(dc_real_buf.p, 0xFF, c_off + c_bytes.size()));
+  TRY_CUDA(cudaMemcpy(dc_ptx, c_bytes.data(), c_bytes.size(), cudaMemcpyHostToDevice));
+  TRY_CUDA(cudaMemcpy(dc_real, c_bytes.data(), c_bytes.size(), cudaMemcpyHostToDevice));
   // Pageable copies may return before their DMA lands; kernels on a non-blocking stream would race.
   TRY_CUDA(cudaDeviceSynchronize());
 
@@ -136,10 +142,10 @@ CheckResult check_gemm(const Entry& e, const Gemm& g, cublasHandle_t handle, std
   }
   CheckResult out;
   const cublasStatus_t sp =
-      e.ptx(handle, g.ta, g.tb, g.m, g.n, g.k, alpha, da.p, g.lda, db.p, g.ldb, beta, dc_ptx.p, g.ldc);
+      e.ptx(handle, g.ta, g.tb, g.m, g.n, g.k, alpha, da.p, g.lda, db.p, g.ldb, beta, dc_ptx, g.ldc);
   out.kernel = last_call();
   const cublasStatus_t sr =
-      e.real(handle, g.ta, g.tb, g.m, g.n, g.k, alpha, da.p, g.lda, db.p, g.ldb, beta, dc_real.p, g.ldc);
+      e.real(handle, g.ta, g.tb, g.m, g.n, g.k, alpha, da.p, g.lda, db.p, g.ldb, beta, dc_real, g.ldc);
   if (opt.device_scalars) cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST);
   cudaStream_t stream = nullptr;
   cublasGetStream(handle, &stream);
@@ -155,9 +161,14 @@ CheckResult check_gemm(const Entry& e, const Gemm& g, cublasHandle_t handle, std
     out.failure = "not served by ptxblas: " + out.kernel;
     return out;
   }
-  std::vector<unsigned char> got_ptx(c_bytes.size()), got_real(c_bytes.size());
-  TRY_CUDA(cudaMemcpy(got_ptx.data(), dc_ptx.p, got_ptx.size(), cudaMemcpyDeviceToHost));
-  TRY_CUDA(cudaMemcpy(got_real.data(), dc_real.p, got_real.size(), cudaMemcpyDeviceToHost));
+  std::vector<unsigned char> got_ptx(c_bytes.size()), got_real(c_bytes.size()), before_c(c_off);
+  TRY_CUDA(cudaMemcpy(got_ptx.data(), dc_ptx, got_ptx.size(), cudaMemcpyDeviceToHost));
+  TRY_CUDA(cudaMemcpy(got_real.data(), dc_real, got_real.size(), cudaMemcpyDeviceToHost));
+  if (c_off) TRY_CUDA(cudaMemcpy(before_c.data(), dc_ptx_buf.p, c_off, cudaMemcpyDeviceToHost));
+  if (std::any_of(before_c.begin(), before_c.end(), [](unsigned char x) { return x != 0xFF; })) {
+    out.failure = "ptxblas wrote before C's first element";
+    return out;
+  }
   const std::vector<cd> p = decode(e.elem, got_ptx), r = decode(e.elem, got_real);
 
   // ptxblas against the float64 reference with its own accumulation precision; the real cuBLAS

@@ -14,6 +14,9 @@ namespace gputest {
 struct CheckOptions {
   bool device_scalars = false;  // alpha/beta in device memory (CUBLAS_POINTER_MODE_DEVICE)
   bool expect_served = true;    // ptxblas_last_call() must name a kernel
+  // C starts this many elements into its buffer (a C pointer off 16-byte alignment where the
+  // element size does not divide 16); the elements before it must stay poisoned too.
+  std::int64_t c_offset = 0;
 };
 
 struct CheckResult {

@@ -120,6 +120,34 @@ TEST(Wgmma, EveryTileLayoutAndEdgeMatchesTheReference) {
   std::printf("[ wgmma   ] %d forced calls checked\n", checked);
 }
 
+// C's pointer off 16-byte alignment (1-7 elements into its buffer) with ldc a multiple of 8: the
+// host makes no tensor map of C and the kernel's own check sends every block to the common
+// epilogue (neither the tensor-map path nor the staged 16-byte stores); 8 elements in, C is
+// aligned again and takes the tensor-map path. Both betas, every layout, M a multiple of 8 (the
+// shapes whose edge blocks the map would take) and not.
+TEST(Wgmma, CPointerOffSixteenBytesMatchesTheReference) {
+  SKIP_WITHOUT_SM90();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x36A5ull);
+  int i = 0;
+  for (const char* name : kHalfEntries)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps)
+        for (std::int64_t offset : {1 + static_cast<std::int64_t>(rng() % 7), std::int64_t{8}}) {
+          const Entry& e = entry_named(name);
+          Gemm g{ta, tb, i % 2 ? 136 : 133, 200, 160, 0, 0, 0, {1, 0}, {i % 3 ? -0.5 : 0.0, 0}};
+          g.lda = aligned_ld(a_rows(g), rng);
+          g.ldb = aligned_ld(b_rows(g), rng);
+          g.ldc = aligned_ld(g.m, rng);
+          CheckOptions opt;
+          opt.c_offset = offset;
+          const CheckResult r = check_gemm(e, g, h.get(), rng, opt);
+          EXPECT_EQ(r.failure, "") << describe(e, g) << " C offset " << offset << " -> " << r.kernel;
+          EXPECT_EQ(r.kernel.rfind("wgmma_", 0), 0u) << describe(e, g) << " ran " << r.kernel;
+          ++i;
+        }
+}
+
 TEST(Wgmma, DispatcherUsesWgmmaWhereOperandsAllowIt) {
   SKIP_WITHOUT_SM90();
   Handle h;
