@@ -277,8 +277,6 @@ void emit_wgmma_main_loop(PtxWriter& w, const KernelConfig& c, const std::functi
 }
 
 namespace {
-// Whether the block's tile takes the staged store: wholly inside C, C 16-byte aligned, ldc a
-// multiple of 8 (so every column of the tile starts 16-byte aligned).
 // C's base 16-byte aligned and ldc a multiple of 8 (every column of C starts 16-byte aligned),
 // and-ed into `pred`, or set afresh when `first`; `bits` is scratch.
 void c_aligned(PtxWriter& w, const std::string& pred, const std::string& bits, bool first) {
@@ -289,6 +287,8 @@ void c_aligned(PtxWriter& w, const std::string& pred, const std::string& bits, b
   w.ins("setp.eq.and.u64 " + pred + ", " + bits + ", 0, " + pred);
 }
 
+// Whether the block's tile takes the staged store: wholly inside C, and C aligned as above (so
+// every column of the tile starts 16-byte aligned).
 std::string staged_store_fits(PtxWriter& w, const KernelConfig& c) {
   const std::string fit = w.reg("pred", "e_fit"), t32 = w.reg("s32", "e_t");
   w.ins("add.s32 " + t32 + ", %m0, " + num(c.ml));
