@@ -143,6 +143,7 @@ struct ForcedTile {
   gen::Tile tile;
   int kg = 1;
   std::optional<int> raster;  // KernelConfig::raster; none: the launcher's rule (raster_for)
+  int batch_tiles = 1;        // KernelConfig::batch_tiles, strided batches only
 };
 void force_tile(const std::optional<ForcedTile>& t);
 

@@ -273,7 +273,8 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
         return out;
       }
       // kernel_abi.hpp: the common parameters, then the tensor maps (wgmma), then the strides (batched).
-      void* params[gen::kWgmmaParamCount + gen::kBatchParamCount] = {
+      std::int32_t entries32 = static_cast<std::int32_t>(entries);
+      void* params[gen::kWgmmaParamCount + gen::kBatchParamCount + gen::kBatchTilesParamCount] = {
           &a, &bc, &cc, &lda, &ldb, &ldc, &m, &n, &k, s.at(0), s.at(1), s.at(2), s.at(3), &s.alpha_ptr,
           &s.beta_ptr, &ws, &kchunk, &fill, &fill_diag, &d_offset, &counts};
       int next = gen::kKernelParamCount;
@@ -285,9 +286,11 @@ Outcome run_whole(const CudaDriver* d, const GemmCall& call, const Plan& plan, c
         params[next++] = &stride_b;
         params[next++] = &stride_c;
       }
-      const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl),
-                                static_cast<unsigned>(entries), static_cast<unsigned>(cfg.threads()), call, params,
-                                kernel.dynamic_smem);
+      if (cfg.batch_tiles > 1) params[next++] = &entries32;
+      // batch_tiles entries a block z (KernelConfig::batch_tiles), the last block the rest.
+      const unsigned grid_z = static_cast<unsigned>((entries + cfg.batch_tiles - 1) / cfg.batch_tiles);
+      const CUresult r = launch(d, kernel.fn, grid_x, static_cast<unsigned>((n + cfg.nl - 1) / cfg.nl), grid_z,
+                                static_cast<unsigned>(cfg.threads()), call, params, kernel.dynamic_smem);
       if (r != CUDA_SUCCESS) {
         // Forwarding after a partial update would apply beta twice there: an execution failure.
         out.detail = "launch failed: " + cuda_error_text(r);
@@ -490,6 +493,7 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
   Plan plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                              t_forced->tile, 1);
   plan.config.batched = true;
+  plan.config.batch_tiles = t_forced->batch_tiles;
   if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
     out.detail = "forced tile illegal for this call: " + why;
     return out;

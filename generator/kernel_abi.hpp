@@ -45,6 +45,9 @@
 //                         entries their third dimension), kchunk = k and ws = 0 (no split).
 //                         With KernelConfig::batch_pointers (not wgmma) no strides: A, B and C are
 //                         device arrays of the entries' pointers, entry z's at element z.
+//   KernelConfig::batch_tiles > 1 only (strided wgmma batches), last:
+//   s32 entries           the launch's entries: block z runs entries z * batch_tiles up to
+//                         min(entries, (z + 1) * batch_tiles), grid z ceil(entries / batch_tiles).
 // Grid: x over ceil(m / ML) row tiles, y over ceil(n / NL) column tiles, z over K slices (batched:
 // over the batch's entries); block: threads() x 1 x 1.
 //
@@ -66,6 +69,7 @@ inline constexpr std::int64_t kMaxGridY = 65535;
 inline constexpr int kKernelParamCount = 21;
 inline constexpr int kWgmmaParamCount = 24;
 inline constexpr int kBatchParamCount = 3;  // batched kernels' strides, after the others
+inline constexpr int kBatchTilesParamCount = 1;  // batch_tiles > 1: the entry count, last
 // CUDA's limit on gridDim.z: batches of more entries go in launches of this many.
 inline constexpr std::int64_t kMaxGridZ = 65535;
 inline constexpr int kReduceParamCount = 15;

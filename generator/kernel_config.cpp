@@ -53,8 +53,16 @@ int wgmma_staging_chunk_bytes(const KernelConfig& c) { return padded_staging(c) 
 
 int wgmma_barrier_offset(const KernelConfig& c) {
   const int stages = (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages;
+  // batch_tiles > 1: the tensor-map staging (ML x NL of 16-bit C) after the stages; no f32 staging.
+  if (c.batch_tiles > 1) return wgmma_tma_staging_offset(c) + c.ml * c.nl * 2;
   const int staging = (c.threads() - 32) / 32 * c.ns * wgmma_staging_column_bytes(c);
   return std::max(stages, staging);
+}
+
+int wgmma_tma_staging_offset(const KernelConfig& c) {
+  if (c.batch_tiles <= 1) return 0;
+  const int stages = (c.ml + c.nl) * c.u * shared_bytes(c) * c.stages;
+  return (stages + 1023) / 1024 * 1024;  // 128-byte swizzle atoms are 1 KiB aligned
 }
 
 // Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage and one for
@@ -139,7 +147,8 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const KernelConfig c = canonical(config);
   const int raster = raster_bits(c.raster);
   if (raster < 0 || c.kl < 0 || c.kl > 0xf || c.ks < 0 || c.ks > 0xf || c.ns > 0x3fff) return std::nullopt;
-  const int tile[] = {c.ml, c.nl, c.u, c.ms};
+  if (c.ml > 0x3ff || c.batch_tiles < 1 || c.batch_tiles > 0x3f) return std::nullopt;
+  const int tile[] = {c.ml | c.batch_tiles << 10, c.nl, c.u, c.ms};  // ml below 2^10
   const int kind[] = {c.ns | c.batch_pointers << 14 | c.batched << 15,  // ns below 2^14
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
                           static_cast<int>(c.family) << 12,
@@ -183,6 +192,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";
   if (c.raster) s += "_r" + std::to_string(c.raster);
+  if (c.batch_tiles > 1) s += "_z" + std::to_string(c.batch_tiles);
   if (c.batched) s += c.batch_pointers ? "_btp" : "_bt";
   return s;
 }

@@ -103,6 +103,12 @@ struct KernelConfig {
   // ?gemmBatched) instead of the first entry's, and there are no stride parameters. Not wgmma
   // (its tensor maps are made per operand on the host).
   bool batch_pointers = false;
+  // Strided wgmma batches only: each block runs `batch_tiles` consecutive entries of its (x, y)
+  // tile (grid z over ceil(entries / batch_tiles), the launch's entry count p_entries,
+  // kernel_abi.hpp), its producer loading the next entry's tiles while the consumers store the
+  // last's, so no block waits a whole load before its one K-step (perf notes §134). The
+  // epilogue's staging then has shared memory of its own. 1 = one entry a block.
+  int batch_tiles = 1;
 
   // Wgmma: a warpgroup (128) per warpgroup tile, plus the producer warp (wgmma_ptx.hpp).
   int threads() const {
@@ -115,6 +121,7 @@ struct KernelConfig {
 // SIMT / mma with 3 or more stages: the tiles go global -> shared through cp.async.
 constexpr int kMaxAsyncStages = 6;
 constexpr int kMaxRaster = 64;
+constexpr int kMaxBatchTiles = 63;  // KernelConfig::batch_tiles (six bits of config_key)
 inline bool async_copy(const KernelConfig& c) { return c.family != Family::Wgmma && c.stages > 2; }
 
 bool is_complex(DataType t);
@@ -163,6 +170,9 @@ int dynamic_smem_bytes(const KernelConfig& c);
 int wgmma_staging_column_bytes(const KernelConfig& c);
 int wgmma_staging_chunk_bytes(const KernelConfig& c);
 int wgmma_barrier_offset(const KernelConfig& c);
+// Where the tensor-map epilogue stages its boxes of C: over the stages (0), or with batch_tiles > 1
+// after them (the producer is already filling them with the next entry's tiles).
+int wgmma_tma_staging_offset(const KernelConfig& c);
 
 // Unique, readable kernel name, e.g. "simt_s_nt_64x64x8_4x4".
 std::string kernel_name(const KernelConfig& c);

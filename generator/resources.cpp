@@ -30,7 +30,9 @@ Resources predict_wgmma(const KernelConfig& c) {
   Resources r;
   r.threads = c.threads();
   r.smem_bytes = dynamic_smem_bytes(c);
-  r.regs_predicted = c.ms * c.ns / 128 + 32;
+  // batch_tiles > 1: the entry loop's counters and C's pointer live through the epilogue (ptxas
+  // 13.0: 64x64 71 registers, 64x128 111).
+  r.regs_predicted = c.ms * c.ns / 128 + 32 + (c.batch_tiles > 1 ? c.ns / 8 : 0);
   return r;
 }
 
@@ -135,6 +137,9 @@ const char* illegal_reason(const KernelConfig& c, const Limits& lim) {
     return "batched kernels run one entry a block z: no split-K, fill, band or out-of-place variant";
   if (c.batch_pointers && (!c.batched || c.family == Family::Wgmma))
     return "arrays of pointers are for batched SIMT and mma kernels";
+  if (c.batch_tiles < 1 || c.batch_tiles > kMaxBatchTiles) return "batch_tiles must be 1 to 63";
+  if (c.batch_tiles > 1 && (!c.batched || c.family != Family::Wgmma))
+    return "several entries a block are for strided wgmma batches";
   if (c.family == Family::Wgmma) {
     if (c.kl != 1 || c.ks != 1) return "wgmma kernels take kl 1 and ks 1";
     if (c.fused_split) return "fused split-K is for SIMT and mma kernels without KL or atomics";

@@ -87,6 +87,7 @@ class Emitter {
            " .param .align 64 .b8 p_tmap_c[128]";
     if (c_.batched && !c_.batch_pointers)
       s += ",\n  .param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c";
+    if (c_.batch_tiles > 1) s += ",\n  .param .s32 p_entries";
     s += ")\n";
     s += ".maxntid " + num(r.threads) + ", 1, 1\n";
     // Left to itself, ptxas caps the registers of small mma blocks for occupancy and spills.
@@ -330,6 +331,7 @@ class Emitter {
   // with batch_pointers are element z of the arrays p_a, p_b, p_c hold.
   void batch_offsets() {
     ins("mov.u32 " + r("u32", "batch") + ", %ctaid.z");
+    if (c_.batch_tiles > 1) ins("mul.lo.u32 %batch, %batch, " + num(c_.batch_tiles));  // its first entry
     if (c_.batch_pointers) {
       const std::string slot = r("u64", "bslot");
       ins("mul.wide.u32 " + slot + ", %batch, 8");
@@ -403,7 +405,9 @@ class Emitter {
 
   // The producer warp's C prefetch (wgmma_ptx.hpp), where the staged store may read C (wgmma
   // kernels have no atomic split-K variant, whose epilogue would not read C).
+  // Not with batch_tiles > 1: its entries' C go through the tensor-map load.
   std::function<void()> wgmma_c_prefetch() {
+    if (c_.batch_tiles > 1) return {};
     return [this] {
       read_scalar("beta", beta_, "_early");
       const std::string skip = is_zero(beta_, "p_pf_skip");
@@ -1335,14 +1339,21 @@ class Emitter {
       const auto accs = [this](int i, int j) { return acc(i, j).re; };
       emit_wgmma_tma_store(w_, c_, accs, alpha_.re, beta_.re, bz,
                            [this](const std::string& bx, const std::string& by) { block_tile(bx, by); });
-      emit_wgmma_staged_store(w_, c_, accs, alpha_.re, beta_.re, bz);
+      // batch_tiles > 1: the staged store's f32 staging would lie over the stages, which the
+      // producer is filling with the next entry's tiles.
+      if (c_.batch_tiles == 1) emit_wgmma_staged_store(w_, c_, accs, alpha_.re, beta_.re, bz);
     }
     const std::string cbase = c_base_and_rows();
     // (Read again here rather than kept live through the main loop.)
     if (c_.fill) read_fill();
     if (c_.out_of_place) ins("ld.param.s64 " + r("s64", "d_off") + ", [p_d_offset]");
     store_tile(bz, cbase);
-    ins("ret");
+    if (c_.batch_tiles > 1) {
+      ins("bra L_wg_next_entry");
+      emit_wgmma_next_entry(w_, c_);
+    } else {
+      ins("ret");
+    }
     partial_epilogue();
   }
 

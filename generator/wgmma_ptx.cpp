@@ -27,7 +27,12 @@ class Loop {
  public:
   Loop(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
        const std::function<void()>& after_copies)
-      : w_(w), c_(c), acc_(acc), after_copies_(after_copies), consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128) {
+      : w_(w),
+        c_(c),
+        acc_(acc),
+        after_copies_(after_copies),
+        consumers_((c.ml / c.ms) * (c.nl / c.ns) * 128),
+        multi_(c.batch_tiles > 1) {
     a_ = {"a", c.ml, c.op_a != Op::N, "%m0", c.ml * c.u * 2, 0};
     b_ = {"b", c.nl, c.op_b == Op::N, "%n0", c.nl * c.u * 2, c.stages * c.ml * c.u * 2};
     bars_ = wgmma_barrier_offset(c);
@@ -50,6 +55,13 @@ class Loop {
     ins("fence.mbarrier_init.release.cluster");
     w_.label("L_wg_inited");
     ins("bar.sync 0");
+    if (multi_) {  // this block's entries: %batch (its first) on, at most batch_tiles of them
+      const std::string count = r("s32", "bt_count");
+      ins("ld.param.s32 " + count + ", [p_entries]");
+      ins("sub.s32 " + count + ", " + count + ", %batch");
+      ins("min.s32 " + count + ", " + count + ", " + num(c_.batch_tiles));
+      ins("mov.u32 " + r("u32", "wg_tile") + ", 0");  // the entry the consumers are at
+    }
     // A block without a product (alpha == 0, or no K) skips the loop only: its epilogue may still
     // load C through the mbarrier initialised above.
     ins("@%p_skip bra L_wg_skip");
@@ -105,6 +117,8 @@ class Loop {
     const std::string par = r("u32", "p_par");
     ins("mov.u32 " + stage + ", 0");
     ins("mov.u32 " + phase + ", 0");
+    // batch_tiles > 1: the stages and their phases run on from one entry into the next.
+    if (multi_) w_.label("L_wg_produce_entry");
     ins("mov.s32 " + j + ", 0");
     ins("mov.s32 " + kc + ", %kstart");
     w_.label("L_wg_produce");
@@ -117,6 +131,15 @@ class Loop {
     copy(b_, stage, kc, full);
     ins("add.s32 " + kc + ", " + kc + ", " + num(c_.u));
     next_step(j, stage, phase, "p", "L_wg_produce");
+    if (multi_) {
+      const std::string more = r("pred", "p_more_entries"), last = r("s32", "p_last_z");
+      ins("ld.param.s32 " + last + ", [p_entries]");
+      ins("add.s32 %tma_z, %tma_z, 1");
+      ins("setp.lt.s32 " + more + ", %tma_z, " + last);
+      ins("sub.s32 " + last + ", %tma_z, %batch");
+      ins("setp.lt.and.s32 " + more + ", " + last + ", " + num(c_.batch_tiles) + ", " + more);
+      ins("@" + more + " bra L_wg_produce_entry");
+    }
     if (!after_copies_) return;
     w_.label("L_wg_copies_issued");
     after_copies_();
@@ -167,9 +190,15 @@ class Loop {
     const std::string full = r("u32", "c_full"), prev = r("u32", "c_prev_empty"), rel = r("pred", "p_release");
     ins("mov.u32 " + stage + ", 0");
     ins("mov.u32 " + phase + ", 0");
-    ins("mov.s32 " + t + ", 0");
     ins("mov.u32 " + prev + ", 0");
     ins("setp.eq.s32 " + r("pred", "p_true") + ", 0, 0");
+    // batch_tiles > 1: each entry starts here (emit_wgmma_next_entry), its first wgmma not adding
+    // to the accumulators (scale-d false) instead of their being zeroed.
+    if (multi_) {
+      w_.label("L_wg_entry");
+      ins("setp.ne.s32 " + r("pred", "p_acc") + ", 0, 0");
+    }
+    ins("mov.s32 " + t + ", 0");
     w_.label("L_wg_loop");
     barrier(full, stage, 0);
     wait(full, phase, "L_wg_wait_full");
@@ -179,6 +208,8 @@ class Loop {
     barrier(prev, stage, 1);
     next_step(t, stage, phase, "c", "L_wg_loop");
     ins("wgmma.wait_group.sync.aligned 0");
+    // The last K-step's stage goes back to the producer, who may be into the next entry already.
+    if (multi_) ins("@%p_lane0 mbarrier.arrive.shared::cta.b64 _, [" + prev + "]");
   }
 
   // Descriptor of side s's stage 0 at this warpgroup's first row (M/N) and K-slice 0: start
@@ -226,6 +257,7 @@ class Loop {
     const std::string shape = "m64n" + num(c_.ns) + "k16";
     const int ta = a_.k_major ? 0 : 1, tb = b_.k_major ? 0 : 1;
     for (int s = 0; s < c_.u / 16; ++s) {
+      const std::string accumulate = multi_ && s == 0 ? "%p_acc" : "%p_true";
       ins("add.s64 " + dbs + ", " + db + ", " + num(slice_offset(b_, s)));
       for (int tile = 0; tile < c_.ms / 64; ++tile) {
         ins("add.s64 " + t + ", " + da + ", " + num(slice_offset(a_, s) + tile_offset(a_, tile)));
@@ -234,9 +266,10 @@ class Loop {
           for (const auto& [i, j] : {std::pair{0, 0}, {0, 1}, {1, 0}, {1, 1}})
             d += (d.empty() ? "" : ", ") + acc_(2 * tile + i, 2 * jb + j);
         ins("wgmma.mma_async.sync.aligned." + shape + ".f32." + kind + "." + kind + " {" + d + "}, " + t +
-            ", " + dbs + ", %p_true, 1, 1, " + num(ta) + ", " + num(tb));
+            ", " + dbs + ", " + accumulate + ", 1, 1, " + num(ta) + ", " + num(tb));
       }
     }
+    if (multi_) ins("setp.eq.s32 %p_acc, 0, 0");
     ins("wgmma.commit_group.sync.aligned");
     ins("wgmma.wait_group.sync.aligned 1");
   }
@@ -246,6 +279,7 @@ class Loop {
   const std::function<std::string(int, int)>& acc_;
   const std::function<void()>& after_copies_;
   int consumers_;
+  bool multi_;  // batch_tiles > 1
   int bars_ = 0;
   Side a_, b_;
 };
@@ -334,7 +368,8 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   auto r = [&](const std::string& type, const std::string& name) { return w.reg(type, name); };
   auto ins = [&](const std::string& s) { w.ins(s); };
   const int consumers = c.threads() - 32, box_bytes = 128 * c.ns, boxes = c.ms / 64;
-  const int wg_bytes = box_bytes * boxes;
+  const int wg_bytes = box_bytes * boxes, staging = wgmma_tma_staging_offset(c);
+  const bool multi = c.batch_tiles > 1;
   // The host made p_tmap_c exactly when this holds (kernel_abi.hpp).
   const std::string ok = r("pred", "t_ok"), bits = r("b64", "t_bits");
   c_aligned(w, ok, bits, true);
@@ -356,7 +391,10 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("setp.le.or.s32 " + rows_ok + ", " + t32 + ", %m, " + rows_ok);
   ins("and.pred " + ok + ", " + ok + ", " + rows_ok);
   ins("@!" + ok + " bra L_wg_tma_skip");
-  // Every consumer's wgmma has retired (each waited for its own), so the stages are free.
+  // Every consumer's wgmma has retired (each waited for its own), so the stages are free; with
+  // batch_tiles > 1 the staging is apart from them, and free once the leaders' stores of the last
+  // entry have read it (a thread waits for its own bulk groups: the others' wait is no wait).
+  if (multi) ins("cp.async.bulk.wait_group.read 0");
   ins("bar.sync 1, " + num(consumers));
   const std::string t = r("u32", "t_u"), map = r("u64", "t_map"), row = r("s32", "t_row"), col = r("s32", "t_col");
   const std::string box = r("u32", "t_box"), thr = r("u32", "t_thr");
@@ -368,6 +406,7 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
     ins("mov.b64 " + map + ", p_tmap_c");
     ins("cvta.param.u64 " + map + ", " + map);
     ins("mov.u32 " + box + ", smem_dyn");
+    if (staging) ins("add.u32 " + box + ", " + box + ", " + num(staging));
     ins("mad.lo.u32 " + box + ", " + thr + ", " + num(wg_bytes / 128) + ", " + box);
     block_tile(bx, by);
     ins("shr.u32 " + t + ", " + thr + ", 7");
@@ -378,7 +417,10 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
     ins("div.u32 " + t + ", " + t + ", " + num(c.ml / c.ms));
     ins("mul.lo.s32 " + col + ", " + t + ", " + num(c.ns));
     ins("mad.lo.s32 " + col + ", " + by + ", " + num(c.nl) + ", " + col);
-    if (c.batched) ins("mov.u32 " + t + ", %ctaid.z");
+    if (multi)
+      ins("add.u32 " + t + ", %batch, %wg_tile");
+    else if (c.batched)
+      ins("mov.u32 " + t + ", %ctaid.z");
   };
   const std::string z = c.batched ? ", " + t : "", dims = c.batched ? "3d" : "2d";
   // Each box of the leader's warpgroup: `op` + "{row, col[, entry]}], [box]" + `tail`.
@@ -408,8 +450,13 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   }
   w.label("L_wg_tma_c_asked");
   const std::string landed = r("pred", "t_c_landed");
+  std::string parity = "0";  // batch_tiles > 1: the block's e-th load of C completes phase e
+  if (multi) {
+    parity = r("u32", "t_c_parity");
+    ins("and.b32 " + parity + ", %wg_tile, 1");
+  }
   w.label("L_wg_tma_c_wait");
-  ins("mbarrier.try_wait.parity.shared::cta.b64 " + landed + ", [" + cbar + "], 0");
+  ins("mbarrier.try_wait.parity.shared::cta.b64 " + landed + ", [" + cbar + "], " + parity);
   ins("@!" + landed + " bra L_wg_tma_c_wait");
   w.label("L_wg_tma_c_read");
   // Warpgroup (wm, wn) stages its tile as ms / 64 boxes of 64 rows x ns columns, one 128-byte
@@ -430,6 +477,7 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("mad.lo.u32 " + adr + ", " + t + ", 1024, " + adr);
   ins("mad.lo.u32 " + adr + ", %wgi, " + num(wg_bytes) + ", " + adr);
   ins("mov.u32 " + t + ", smem_dyn");
+  if (staging) ins("add.u32 " + t + ", " + t + ", " + num(staging));
   ins("add.u32 " + adr + ", " + adr + ", " + t);
   std::string h2[4];
   for (int e = 0; e < 4; ++e) h2[e] = r("b32", "t_h" + num(e));
@@ -444,7 +492,8 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
         if (with_c) ins("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + regs + ", " + at);
         for (int e = 0; e < 4; ++e) {
           const std::string lo = acc(2 * tile + e % 2, 2 * (o + e / 2)), hi = acc(2 * tile + e % 2, 2 * (o + e / 2) + 1);
-          ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);  // in place: this path ends in ret
+          // In place: this path ends in ret, or the next entry's first wgmma overwrites them.
+          ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);
           ins("mul.rn.f32 " + hi + ", " + alpha + ", " + hi);
           if (with_c) {
             if (bf) {  // bf16 -> f32: the 16 bits on top
@@ -476,13 +525,18 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
   ins("mov.u32 " + thr + ", %tid.x");
   ins("and.b32 " + t + ", " + thr + ", 127");
   ins("setp.ne.u32 " + r("pred", "t_not_lead") + ", " + t + ", 0");
-  ins("@%t_not_lead ret");
+  ins(multi ? "@%t_not_lead bra L_wg_next_entry" : "@%t_not_lead ret");
   leader_place();
   each_box("cp.async.bulk.tensor." + dims + ".global.shared::cta.bulk_group [" + map + ", {", ", [" + box);
   ins("cp.async.bulk.commit_group");
-  // The block's shared memory must outlive the engine's reads of it.
-  ins("cp.async.bulk.wait_group.read 0");
-  ins("ret");
+  // The block's shared memory must outlive the engine's reads of it (batch_tiles > 1: the next
+  // entry's staging waits for them, and the block's end, emit_wgmma_next_entry).
+  if (multi) {
+    ins("bra L_wg_next_entry");
+  } else {
+    ins("cp.async.bulk.wait_group.read 0");
+    ins("ret");
+  }
   w.label("L_wg_tma_skip");
 }
 
@@ -591,6 +645,23 @@ void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::fun
   }
   ins("ret");
   w.label("L_wg_generic_store");
+}
+
+void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c) {
+  auto ins = [&](const std::string& s) { w.ins(s); };
+  w.label("L_wg_next_entry");
+  ins("bar.warp.sync -1");  // the leader rejoins its warp before the next entry's wgmma
+  ins("add.u32 %wg_tile, %wg_tile, 1");
+  const std::string done = w.reg("pred", "n_done"), stride = w.reg("s64", "n_stride");
+  ins("setp.ge.s32 " + done + ", %wg_tile, %bt_count");
+  ins("@" + done + " bra L_wg_entries_done");
+  ins("ld.param.s64 " + stride + ", [p_stride_c]");
+  ins("mad.lo.s64 %gc, " + stride + ", " + num(storage_bytes(c.data)) + ", %gc");
+  ins("@%p_skip bra L_epilogue");
+  ins("bra L_wg_entry");
+  w.label("L_wg_entries_done");
+  ins("cp.async.bulk.wait_group.read 0");
+  ins("ret");
 }
 
 }  // namespace ptxblas::gen

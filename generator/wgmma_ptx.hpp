@@ -56,10 +56,17 @@ void emit_wgmma_c_prefetch(PtxWriter& w, const KernelConfig& c, const std::strin
 // blocks wholly above row m take this path. `beta` is the f32 scalar, `beta_zero` the predicate
 // beta == 0 (C then never read). Reads %gc, %ldc, %m, %n, %m0 and the thread indices;
 // `block_tile(bx, by)` emits the block's row and column tile (after the launch order's
-// remapping) into two u32 registers. Ends the thread with ret; else falls through.
+// remapping) into two u32 registers. Ends the thread with ret (batch_tiles > 1: goes on to
+// L_wg_next_entry, the staging then after the stages, wgmma_tma_staging_offset); else falls through.
 void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc,
                           const std::string& alpha, const std::string& beta, const std::string& beta_zero,
                           const std::function<void(const std::string&, const std::string&)>& block_tile);
+
+// batch_tiles > 1: where every consumer goes once it has written its entry's C (the tensor-map
+// store's leaders with their stores in flight): on to the block's next entry (C's pointer %gc
+// one stride_c on, back into the main loop, or straight to L_epilogue for a block without a
+// product), or, after the last, wait for the stores' reads of the staging and end.
+void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c);
 
 // The epilogue's path for a block whose tile lies wholly inside C with C 16-byte aligned and ldc a
 // multiple of 8 but which the tensor-map path above does not take (a batch whose stride_c the map

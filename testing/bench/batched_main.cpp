@@ -266,6 +266,7 @@ struct Options {
   double budget_ms = 200;
   int warmup = 2;
   std::uint64_t seed = 0;
+  std::string force;  // ptxblas_force_tile's spec for ptxblas's calls ("": the dispatcher's pick)
 };
 
 struct Row {
@@ -460,6 +461,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed of the random operands (default: fresh, printed)");
   app.add_option("--library", o.library, "libptxblas.so to load (default: $PTXBLAS_LIBRARY, else beside this binary)")
       ->capture_default_str();
+  app.add_option("--force", o.force,
+                 "run ptxblas's calls on this tile (ptxblas_force_tile's spec, e.g. \"wgmma 64 64 64 64 64 1 1 0 2 1 "
+                 "-1 1 4\"); a shape it cannot serve shows FORWARDED");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Batched> shapes;
@@ -497,6 +501,16 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::fprintf(csv, "type,trans,m,n,k,batch,ptxblas_tflops,cublas_tflops,ratio,check,kernel\n");
+  }
+  if (!o.force.empty()) {
+    using ForceFn = int (*)(const char*);
+    void* lib = dlopen(o.library.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    const auto f = reinterpret_cast<ForceFn>(lib ? dlsym(lib, "ptxblas_force_tile") : nullptr);
+    if (!f || f(o.force.c_str()) != 0) {
+      std::fprintf(stderr, "--force: %s\n", f ? "malformed spec" : "the library lacks ptxblas_force_tile");
+      return 2;
+    }
+    std::printf("forced tile %s\n", o.force.c_str());
   }
   bench::CallTimer timer(stream);
   Ctx ctx{handle,

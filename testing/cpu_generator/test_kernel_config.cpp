@@ -174,3 +174,43 @@ TEST(KernelConfig, BatchedVariantIsNamedKeyedAndPlainOnly) {
     }
   }
 }
+
+// Several entries a block (batch_tiles): strided wgmma batches only, 1 to 63; named "_z<n>" before
+// "_bt", keyed apart from one entry a block; the kernel takes the entry count last, keeps its
+// staging after the stages (the barriers after the staging) and has no f32 staged store.
+TEST(KernelConfig, SeveralEntriesABlockAreForStridedWgmmaBatches) {
+  KernelConfig b;
+  b.data = DataType::BF16;
+  b = with_tile(b, wgmma_catalog().back());  // 64x64
+  b.stages = 2;
+  b.batched = true;
+  KernelConfig z = b;
+  z.batch_tiles = 4;
+  EXPECT_EQ(why_illegal(z), "");
+  EXPECT_EQ(kernel_name(z), "wgmma_b_nn_64x64x64_64x64_s2_z4_bt");
+  ASSERT_TRUE(config_key(z) && config_key(b));
+  EXPECT_FALSE(*config_key(z) == *config_key(b));
+  const int stages = 2 * (64 + 64) * 64 * 2;
+  EXPECT_EQ(wgmma_tma_staging_offset(b), 0);
+  EXPECT_EQ(wgmma_tma_staging_offset(z), stages);
+  EXPECT_EQ(wgmma_barrier_offset(z), stages + 64 * 64 * 2);
+  EXPECT_EQ(dynamic_smem_bytes(z), dynamic_smem_bytes(b) + 64 * 64 * 2);  // 64x64 b: barriers after the stages
+  const std::string ptx = generate_simt_gemm(z, 90).ptx;
+  EXPECT_NE(ptx.find(".param .s64 p_stride_c,\n  .param .s32 p_entries)"), std::string::npos);
+  EXPECT_NE(ptx.find("mul.lo.u32 %v_batch, %v_batch, 4"), std::string::npos);
+  EXPECT_EQ(ptx.find("st.shared.f32"), std::string::npos);  // no staged store over the stages
+  EXPECT_EQ(generate_simt_gemm(b, 90).ptx.find("p_entries"), std::string::npos);
+  for (const int bad : {0, 64}) {
+    KernelConfig v = z;
+    v.batch_tiles = bad;
+    EXPECT_NE(why_illegal(v), "") << bad;
+  }
+  KernelConfig plain = z;
+  plain.batched = false;
+  EXPECT_NE(why_illegal(plain), "");
+  KernelConfig simt;
+  simt.batched = true;
+  EXPECT_EQ(why_illegal(simt), "");
+  simt.batch_tiles = 2;
+  EXPECT_NE(why_illegal(simt), "");
+}

@@ -465,6 +465,50 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
   std::printf("[ batched ] odd lda ran %s\n", r.kernel.c_str());
 }
 
+// Blocks that run several entries (KernelConfig::batch_tiles), forced: 2, 3 and 5 entries a block
+// over 7 entries (the last block fewer), one to three K-steps (the stages' phases run on across
+// entries), every scalar case (alpha = 0 included), one and two consumer warpgroups; C through the
+// tensor map (ldc a multiple of 8), through the common store in some blocks (m = 100: the blocks
+// past row 64) and in all (ldc odd). Each entry checked as every batch is.
+TEST(BatchedEntryPoints, WgmmaBlocksOfSeveralEntriesRunEveryEntry) {
+  SKIP_WITHOUT_GPU();
+  if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xBA80ull);
+  const char* kHalf[] = {"HgemmStridedBatched", "GemmStridedBatchedEx_R16BF_C32F", "GemmStridedBatchedEx_R16F_C32F"};
+  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
+  const std::pair<cublasOperation_t, cublasOperation_t> ops[] = {{N, N}, {T, N}, {N, T}, {T, T}};
+  struct Case {
+    const char* tile;  // ptxblas_force_tile's spec but batch_tiles
+    Shape s;
+    std::int64_t ldc;  // 0: m
+  };
+  const Case cases[] = {{"wgmma 64 64 64 64 64 1 1 0 2 1 -1 1", {128, 192, 64}, 0},
+                        {"wgmma 64 64 64 64 64 1 1 0 2 1 -1 1", {128, 128, 160}, 0},
+                        {"wgmma 64 128 64 64 128 1 1 0 2 1 -1 1", {100, 256, 96}, 104},
+                        {"wgmma 128 128 64 64 128 1 1 0 3 1 -1 1", {256, 136, 128}, 0},
+                        {"wgmma 64 64 64 64 64 1 1 0 2 1 -1 1", {72, 80, 40}, 77}};
+  int i = 0;
+  for (const int tiles : {2, 3, 5})
+    for (const Case& c : cases) {
+      const auto [ta, tb] = ops[i % std::size(ops)];
+      Gemm g = make_gemm(ta, tb, c.s, false, i, rng);
+      g.lda = (a_rows(g) + 7) / 8 * 8;
+      g.ldb = (b_rows(g) + 7) / 8 * 8;
+      g.ldc = c.ldc ? c.ldc : g.m;
+      const Batch b = with_strides(g, 7, 8 * (i % 3));
+      const ForcedTile forced(std::string(c.tile) + " " + std::to_string(tiles));
+      ASSERT_TRUE(forced.accepted());
+      const BatchedEntry& e = batched_entry_named(kHalf[i % std::size(kHalf)]);
+      const CheckResult r = check_batched(e, b, h.get(), rng);
+      EXPECT_EQ(r.failure, "") << describe(e, b) << " on " << c.tile << " " << tiles << " -> " << r.kernel;
+      EXPECT_NE(r.kernel.find("_z" + std::to_string(tiles) + "_bt"), std::string::npos)
+          << describe(e, b) << " ran " << r.kernel;
+      ++i;
+      if (HasFailure()) return;
+    }
+}
+
 // C entries that overlap (strideC < ldc * n) make the result depend on the order entries run in:
 // forwarded. Here they interleave (ldc = 2m, strideC = m: entry 1 lies in entry 0's padding rows),
 // so each element still has one writer and cuBLAS's result is defined.

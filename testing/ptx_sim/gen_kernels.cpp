@@ -9,7 +9,7 @@
 //       then every mma tile of a grid (with store_pad and stages) legal for every layout, which the oracle and
 //       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri|:band_al|:band_au|:band_bl|:band_bu][:vc][:ub][:oop][:at][:kl2|:kl4][:fs][:bt|:btp]
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri|:band_al|:band_au|:band_bl|:band_bu][:vc][:ub][:oop][:at][:kl2|:kl4][:fs][:bt|:btp][:z<entries a block>]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
 //              wgmma: the warpgroup family, ptxas only (the simulator does not run it), ms x ns the
 //              warpgroup tile; pad: store_pad; s2..s8: shared stages; tri: the fill variant;
@@ -174,6 +174,8 @@ GeneratedKernel generate(const std::string& spec) {
       c.kl = f[i][2] - '0';
     else if (f[i] == "ks2" || f[i] == "ks4")
       c.ks = f[i][2] - '0';
+    else if (f[i].size() >= 2 && f[i][0] == 'z' && std::isdigit(static_cast<unsigned char>(f[i][1])))
+      c.batch_tiles = std::stoi(f[i].substr(1));
     else if (f[i].size() >= 2 && f[i][0] == 'r' && std::isdigit(static_cast<unsigned char>(f[i][1])))
       c.raster = std::stoi(f[i].substr(1));
     else if (f[i].rfind("band_", 0) == 0 && f[i].size() == 7) {
