@@ -15,6 +15,13 @@ namespace {
 // §127: 128x256 blocks, one an SM, ran 512 x 512 x 64 entries at 0.6 of cuBLAS).
 constexpr std::int64_t kShortBatchK = 256;
 constexpr int kWgmmaMinStages = 2;  // generator legality
+// Several entries a block (KernelConfig::batch_tiles) for wgmma batches at most this deep (two
+// K-steps): K = 256 gained nothing at beta 0 and lost 8-13% at beta 1 in the sweep (perf notes
+// §134); where the batch holds at least kMinEntryWaves waves of tiles, from kMinEntries to
+// kMaxEntries entries a block.
+constexpr std::int64_t kEntriesMaxK = 128;
+constexpr double kMinEntryWaves = 2.0;
+constexpr int kMinEntries = 3, kMaxEntries = 8;
 
 // The tile's plan for every entry: K unsplit; the cp.async and register stages a plain call's
 // plan gets at launch (untimed_plan, run_gemm); a short-K wgmma batch no more shared stages than
@@ -41,6 +48,30 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
   return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
 }
 
+// Entries a block for the wgmma plan p: 1, or where the batch is short-K and fills at least
+// kMinEntryWaves waves, the count from kMinEntries to kMaxEntries whose waves of blocks times
+// entries (the busiest slot's tiles) is least, the larger on a tie. The H200 sweep (§134): a
+// block's entries beyond the first cost ~0.75 of a lone block's time, whatever their number,
+// while a last wave only partly full costs a whole one; 2 entries gained half what 3 did.
+int batch_tiles_for(const Plan& p, const GemmCall& call, int multiprocessors) {
+  gen::KernelConfig c = p.config;
+  if (c.family != gen::Family::Wgmma || call.k > kEntriesMaxK) return 1;
+  const std::int64_t tiles = ceil_div(call.m, c.ml) * ceil_div(call.n, c.nl);
+  c.batch_tiles = kMinEntries;
+  const std::int64_t slots = multiprocessors * blocks_per_sm(c);
+  if (!gen::why_illegal(c).empty() || tiles * call.batch < kMinEntryWaves * slots) return 1;
+  int best = 1;
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+  for (int t = kMinEntries; t <= kMaxEntries && t <= call.batch; ++t) {
+    const std::int64_t cost = ceil_div(tiles * ceil_div(call.batch, t), slots) * t;
+    if (cost <= best_cost) {
+      best_cost = cost;
+      best = t;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
@@ -56,6 +87,7 @@ Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
       best = p;
     }
   }
+  if (wgmma) best.config.batch_tiles = batch_tiles_for(best, call, sms);
   return best;
 }
 

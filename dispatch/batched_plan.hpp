@@ -1,6 +1,7 @@
 // The plan of a strided-batch call (GemmCall::batch > 1): one catalogued tile for every entry, K
 // unsplit (grid z holds the entries). The model and the single-call rules weigh one GEMM's grid,
-// not a batch of them, so the tile is chosen here by a cost over the whole batch.
+// not a batch of them, so the tile is chosen here by a cost over the whole batch, and for a
+// short-K wgmma batch how many entries each block runs (KernelConfig::batch_tiles).
 #pragma once
 
 #include "gemm_call.hpp"

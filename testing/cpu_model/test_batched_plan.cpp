@@ -51,5 +51,22 @@ TEST(BatchedPlan, TakesSmallTilesBelowAWaveAndLargeOnesOverMany) {
   EXPECT_EQ(128 % h.config.ml, 0);
 }
 
+// Several entries a block only for wgmma batches of at most two K-steps that fill two waves of
+// tiles: 3 to 8 of them, the fewest waves times entries.
+TEST(BatchedPlan, RunsSeveralShortKEntriesABlockOnlyWhereTheyFillWaves) {
+  const Plan shortk = plan_batched(batch_call(gen::DataType::F16, 512, 512, 64, 96), true, kSms);
+  EXPECT_GE(shortk.config.batch_tiles, 3);
+  EXPECT_LE(shortk.config.batch_tiles, 8);
+  EXPECT_EQ(gen::why_illegal(shortk.config), "");
+  EXPECT_NE(gen::kernel_name(shortk.config).find("_z"), std::string::npos);
+  // 2048 x 512 x 64 x 16 on 64x64 tiles, 256 tiles an entry over 660 slots: 8 entries a block
+  // make 2 block rows (512 blocks, one wave: cost 8), 6 or 7 make 3 (768 blocks, two: 12, 14).
+  const Plan wide = plan_batched(batch_call(gen::DataType::BF16, 2048, 512, 64, 16), true, kSms);
+  if (wide.config.ml == 64 && wide.config.nl == 64) EXPECT_EQ(wide.config.batch_tiles, 8);
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 256, 96), true, kSms).config.batch_tiles, 1);
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 64), true, kSms).config.batch_tiles, 1);
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F32, 512, 512, 64, 96), false, kSms).config.batch_tiles, 1);
+}
+
 }  // namespace
 }  // namespace ptxblas::dispatch
