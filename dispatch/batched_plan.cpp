@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "async_stages.hpp"
 #include "tile_catalog.hpp"
@@ -15,13 +17,22 @@ namespace {
 // §127: 128x256 blocks, one an SM, ran 512 x 512 x 64 entries at 0.6 of cuBLAS).
 constexpr std::int64_t kShortBatchK = 256;
 constexpr int kWgmmaMinStages = 2;  // generator legality
-// Several entries a block (KernelConfig::batch_tiles) for wgmma batches at most this deep (two
-// K-steps): K = 256 gained nothing at beta 0 and lost 8-13% at beta 1 in the sweep (perf notes
-// §134); where the batch holds at least kMinEntryWaves waves of tiles, from kMinEntries to
-// kMaxEntries entries a block.
+// Several entries a block (KernelConfig::batch_tiles) on the cost model's tile for wgmma batches
+// at most this deep (two K-steps; on two stages K = 256 gained nothing at beta 0 and lost 8-13% at
+// beta 1 in the sweep, perf notes §134; deeper ones: mid_k_plan); where the batch holds at least
+// kMinEntryWaves waves of tiles, from kMinEntries to kMaxEntries entries a block.
 constexpr std::int64_t kEntriesMaxK = 128;
 constexpr double kMinEntryWaves = 2.0;
 constexpr int kMinEntries = 3, kMaxEntries = 8;
+// Deeper wgmma batches, up to kMidBatchK: 64x128 blocks of four stages running kMidEntries
+// entries each, where the batch fills kMinEntryWaves waves of them and 128-wide blocks pad N at
+// most kMidPadding times as much as 64-wide ones (the sweep had no narrow N). The H200 sweep
+// (perf notes §135) had it best or within 4% of best on nine batches 192-512 deep at beta 0
+// (x1.08-1.47 over the cost model's 64x64 / 128x256 plans) and ahead of those plans at beta 1
+// (x1.02-1.26); at K = 1024 the 128x256 plan stayed best.
+constexpr std::int64_t kMidBatchK = 512;
+constexpr int kMidEntries = 4, kMidStages = 4;
+constexpr double kMidPadding = 1.15;
 
 // The tile's plan for every entry: K unsplit; the cp.async and register stages a plain call's
 // plan gets at launch (untimed_plan, run_gemm); a short-K wgmma batch no more shared stages than
@@ -72,10 +83,29 @@ int batch_tiles_for(const Plan& p, const GemmCall& call, int multiprocessors) {
   return best;
 }
 
+// The plan for a wgmma batch deeper than kEntriesMaxK and at most kMidBatchK, or nullopt where
+// its tiles fill fewer than kMinEntryWaves waves or N is narrow for 128-wide blocks.
+std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
+  if (call.k <= kEntriesMaxK || call.k > kMidBatchK) return std::nullopt;
+  if (ceil_div(call.n, 128) * 128 > kMidPadding * ceil_div(call.n, 64) * 64) return std::nullopt;
+  const std::vector<gen::Tile>& tiles = gen::wgmma_catalog();
+  const auto t = std::find_if(tiles.begin(), tiles.end(), [](const gen::Tile& x) { return x.ml == 64 && x.nl == 128; });
+  if (t == tiles.end()) return std::nullopt;
+  Plan p = tile_plan(call, *t, true);
+  p.config.stages = kMidStages;
+  p.config.batch_tiles = kMidEntries;
+  const std::int64_t slots = multiprocessors * blocks_per_sm(p.config);
+  const std::int64_t entry_tiles = ceil_div(call.m, p.config.ml) * ceil_div(call.n, p.config.nl) * call.batch;
+  if (!gen::why_illegal(p.config).empty() || entry_tiles < kMinEntryWaves * slots) return std::nullopt;
+  return p;
+}
+
 }  // namespace
 
 Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
   const int sms = std::max(multiprocessors, 1);
+  if (wgmma)
+    if (std::optional<Plan> mid = mid_k_plan(call, sms)) return *mid;
   const std::span<const gen::Tile> tiles = wgmma ? gen::wgmma_catalog() : gen::tile_catalog(call.data);
   Plan best = tile_plan(call, tiles.back(), wgmma);
   double best_cost = std::numeric_limits<double>::infinity();

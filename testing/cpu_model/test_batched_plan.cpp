@@ -63,9 +63,28 @@ TEST(BatchedPlan, RunsSeveralShortKEntriesABlockOnlyWhereTheyFillWaves) {
   // make 2 block rows (512 blocks, one wave: cost 8), 6 or 7 make 3 (768 blocks, two: 12, 14).
   const Plan wide = plan_batched(batch_call(gen::DataType::BF16, 2048, 512, 64, 16), true, kSms);
   if (wide.config.ml == 64 && wide.config.nl == 64) EXPECT_EQ(wide.config.batch_tiles, 8);
-  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 256, 96), true, kSms).config.batch_tiles, 1);
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 1024, 96), true, kSms).config.batch_tiles, 1);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 64), true, kSms).config.batch_tiles, 1);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F32, 512, 512, 64, 96), false, kSms).config.batch_tiles, 1);
+}
+
+// Wgmma batches 129-512 deep that fill two waves: 64x128 blocks of four stages, four entries each
+// (perf notes §135); deeper, too few tiles or a narrow N, the cost model's plan.
+TEST(BatchedPlan, MidDepthWgmmaBatchesRunFourEntriesOf64x128) {
+  for (const std::int64_t k : {192, 256, 512}) {
+    const Plan p = plan_batched(batch_call(gen::DataType::F16, 512, 512, k, 64), true, kSms);
+    SCOPED_TRACE(gen::kernel_name(p.config));
+    EXPECT_EQ(p.config.ml, 64);
+    EXPECT_EQ(p.config.nl, 128);
+    EXPECT_EQ(p.config.stages, 4);
+    EXPECT_EQ(p.config.batch_tiles, 4);
+    EXPECT_EQ(gen::why_illegal(p.config), "");
+  }
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 1024, 64), true, kSms).config.batch_tiles, 1);
+  EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 128, 128, 256, 8), true, kSms).config.batch_tiles, 1);
+  // N = 64 or 192: 128-wide blocks would pad N by half or a third more than 64-wide ones.
+  for (const std::int64_t n : {64, 192})
+    EXPECT_NE(plan_batched(batch_call(gen::DataType::F16, 512, n, 256, 256), true, kSms).config.nl, 128) << n;
 }
 
 }  // namespace
