@@ -456,3 +456,40 @@ TEST(EpilogueOrder, WgmmaBlocksWithoutAProductStillInitialiseTheBarriers) {
         EXPECT_GT(at, synced) << target;
   }
 }
+
+// Several entries a block (batch_tiles, perf notes §134): the producer's copies run on into the
+// next entry; the consumers start each entry without adding to the accumulators (scale-d false on
+// its first wgmma), hand the last K-step's stage back, wait for C's e-th load on parity e % 2,
+// stage C in a region of their own after the stages, and before staging again wait for their last
+// stores' reads of it; no consumer path ends before the last entry, whose end waits for those reads.
+TEST(EpilogueOrder, WgmmaEntriesOfABlockKeepTheirStagingApartAndInOrder) {
+  for (const KernelConfig& plain : wgmma_kernels(Op::N, Op::T)) {
+    KernelConfig c = plain;
+    c.batched = true;
+    c.batch_tiles = 4;
+    if (!why_illegal(c).empty()) continue;  // 128x256: its staging does not fit
+    SCOPED_TRACE(kernel_name(c));
+    const std::string ptx = generate_simt_gemm(c, 90).ptx;
+    EXPECT_EQ(count(ptx, "bra L_wg_produce_entry;"), 1u);
+    EXPECT_EQ(count(ptx, "bra L_wg_entry;"), 1u);
+    const size_t entry = ptx.find("\nL_wg_entry:"), first_mma = ptx.find("wgmma.mma_async", entry);
+    ASSERT_NE(entry, std::string::npos);
+    EXPECT_NE(ptx.substr(first_mma, ptx.find('\n', first_mma) - first_mma).find("%v_p_acc"), std::string::npos);
+    // The TMA path, from its alignment test to its end: no return in it, the wait before staging.
+    const size_t tma = ptx.find("bra L_wg_tma_skip;"), tma_end = ptx.find("\nL_wg_tma_skip:");
+    ASSERT_NE(tma, std::string::npos);
+    ASSERT_NE(tma_end, std::string::npos);
+    const std::string path = ptx.substr(tma, tma_end - tma);
+    EXPECT_EQ(path.find("ret;"), std::string::npos);
+    EXPECT_LT(path.find("cp.async.bulk.wait_group.read 0;"), path.find("bar.sync 1,"));
+    EXPECT_NE(path.find("%v_t_c_landed, [smem_dyn+" + std::to_string(wgmma_barrier_offset(c) + 16 * c.stages) +
+                        "], %v_t_c_parity;"),
+              std::string::npos);
+    // The staging's offset: the leader's boxes (its load of C, its store) and the warps' address.
+    EXPECT_EQ(count(path, ", " + std::to_string(wgmma_tma_staging_offset(c)) + ";"), 3u);
+    EXPECT_GE(wgmma_tma_staging_offset(c), (c.ml + c.nl) * c.u * 2 * c.stages);
+    const size_t done = ptx.find("\nL_wg_entries_done:");
+    ASSERT_NE(done, std::string::npos);
+    EXPECT_LT(ptx.find("cp.async.bulk.wait_group.read 0;", done), ptx.find("ret;", done));
+  }
+}
