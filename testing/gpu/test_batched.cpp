@@ -425,6 +425,12 @@ TEST(BatchedEntryPoints, MoreEntriesThanOneGridHolds) {
   EXPECT_EQ(r.failure, "") << describe(e, b) << " -> " << r.kernel;
 }
 
+// The strided entry points of the half types, and the layouts of real types.
+const char* const kHalfEntries[] = {"HgemmStridedBatched", "GemmStridedBatchedEx_R16BF_C32F",
+                                    "GemmStridedBatchedEx_R16F_C32F"};
+const std::pair<cublasOperation_t, cublasOperation_t> kRealOps[] = {
+    {CUBLAS_OP_N, CUBLAS_OP_N}, {CUBLAS_OP_N, CUBLAS_OP_T}, {CUBLAS_OP_T, CUBLAS_OP_N}, {CUBLAS_OP_T, CUBLAS_OP_T}};
+
 // On sm_90, f16/bf16 batches whose A and B a tensor map reads (16-byte aligned, leading
 // dimensions and strides multiples of 8 elements) run the wgmma family: 256 x 256 x 256 in every
 // layout and a ragged shape. An odd leading dimension cannot; it is served by another family.
@@ -433,12 +439,9 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
   if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0xBA7Full);
-  const char* kHalf[] = {"HgemmStridedBatched", "GemmStridedBatchedEx_R16BF_C32F", "GemmStridedBatchedEx_R16F_C32F"};
-  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
-  const std::pair<cublasOperation_t, cublasOperation_t> ops[] = {{N, N}, {N, T}, {T, N}, {T, T}};
   int i = 0;
-  for (const auto& [ta, tb] : ops) {
-    const BatchedEntry& e = batched_entry_named(kHalf[i % std::size(kHalf)]);
+  for (const auto& [ta, tb] : kRealOps) {
+    const BatchedEntry& e = batched_entry_named(kHalfEntries[i % std::size(kHalfEntries)]);
     const Batch b = with_strides(make_gemm(ta, tb, {256, 256, 256}, false, i, rng), 2, 8 * i);
     const CheckResult r = check_batched(e, b, h.get(), rng);
     EXPECT_EQ(r.failure, "") << describe(e, b) << " -> " << r.kernel;
@@ -446,6 +449,7 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
     ++i;
   }
   // Ragged, leading dimensions padded to multiples of 8.
+  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
   Gemm g = make_gemm(T, N, {200, 136, 264}, false, 3, rng);
   g.lda = 264 + 8;
   g.ldb = 264;
@@ -475,9 +479,6 @@ TEST(BatchedEntryPoints, WgmmaBlocksOfSeveralEntriesRunEveryEntry) {
   if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0xBA80ull);
-  const char* kHalf[] = {"HgemmStridedBatched", "GemmStridedBatchedEx_R16BF_C32F", "GemmStridedBatchedEx_R16F_C32F"};
-  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
-  const std::pair<cublasOperation_t, cublasOperation_t> ops[] = {{N, N}, {T, N}, {N, T}, {T, T}};
   struct Case {
     const char* tile;  // ptxblas_force_tile's spec but batch_tiles
     Shape s;
@@ -491,7 +492,7 @@ TEST(BatchedEntryPoints, WgmmaBlocksOfSeveralEntriesRunEveryEntry) {
   int i = 0;
   for (const int tiles : {2, 3, 5})
     for (const Case& c : cases) {
-      const auto [ta, tb] = ops[i % std::size(ops)];
+      const auto [ta, tb] = kRealOps[i % std::size(kRealOps)];
       Gemm g = make_gemm(ta, tb, c.s, false, i, rng);
       g.lda = (a_rows(g) + 7) / 8 * 8;
       g.ldb = (b_rows(g) + 7) / 8 * 8;
@@ -499,7 +500,7 @@ TEST(BatchedEntryPoints, WgmmaBlocksOfSeveralEntriesRunEveryEntry) {
       const Batch b = with_strides(g, 7, 8 * (i % 3));
       const ForcedTile forced(std::string(c.tile) + " " + std::to_string(tiles));
       ASSERT_TRUE(forced.accepted());
-      const BatchedEntry& e = batched_entry_named(kHalf[i % std::size(kHalf)]);
+      const BatchedEntry& e = batched_entry_named(kHalfEntries[i % std::size(kHalfEntries)]);
       const CheckResult r = check_batched(e, b, h.get(), rng);
       EXPECT_EQ(r.failure, "") << describe(e, b) << " on " << c.tile << " " << tiles << " -> " << r.kernel;
       EXPECT_NE(r.kernel.find("_z" + std::to_string(tiles) + "_bt"), std::string::npos)
