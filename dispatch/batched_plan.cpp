@@ -25,11 +25,12 @@ constexpr std::int64_t kEntriesMaxK = 128;
 constexpr double kMinEntryWaves = 2.0;
 constexpr int kMinEntries = 3, kMaxEntries = 8;
 // Deeper wgmma batches, up to kMidBatchK: 64x128 blocks of four stages running kMidEntries
-// entries each, where the batch fills kMinEntryWaves waves of them and 128-wide blocks pad N at
-// most kMidPadding times as much as 64-wide ones (the sweep had no narrow N). The H200 sweep
-// (perf notes §135) had it best or within 4% of best on nine batches 192-512 deep at beta 0
-// (x1.08-1.47 over the cost model's 64x64 / 128x256 plans) and ahead of those plans at beta 1
-// (x1.02-1.26); at K = 1024 the 128x256 plan stayed best.
+// entries each, where the entries' 64x128 tiles fill kMinEntryWaves waves of slots (half a wave
+// of four-entry blocks) and 128-wide blocks pad N at most kMidPadding times as much as 64-wide
+// ones (the sweep had no narrow N). The H200 sweep (perf notes §135) had it best or within 4% of
+// best on nine batches 192-512 deep at beta 0 (x1.08-1.47 over the cost model's 64x64 / 128x256
+// plans) and ahead of those plans at beta 1 (x1.02-1.26); at K = 1024 the 128x256 plan stayed
+// best.
 constexpr std::int64_t kMidBatchK = 512;
 constexpr int kMidEntries = 4, kMidStages = 4;
 constexpr double kMidPadding = 1.15;

@@ -473,8 +473,8 @@ Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
   return out;
 }
 
-// A strided batch (GemmCall::batch): every entry in block z of one launch per kMaxGridZ entries,
-// K unsplit, on plan_batched's tile (or a forced one). Plain calls only.
+// A strided batch (GemmCall::batch): the entries in grid z (batch_tiles of them a block) of one
+// launch per kMaxGridZ entries, K unsplit, on plan_batched's tile (or a forced one). Plain calls only.
 Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
   Outcome out;
   if (call.fill != gen::kFillWhole || call.band != gen::kBandNone || call.d) {

@@ -65,8 +65,8 @@ int wgmma_tma_staging_offset(const KernelConfig& c) {
   return (stages + 1023) / 1024 * 1024;  // 128-byte swizzle atoms are 1 KiB aligned
 }
 
-// Wgmma: the stages (or the epilogue's staging), then two 8-byte mbarriers per stage and one for
-// the epilogue's tensor-map load of C.
+// Wgmma: the stages (or the epilogue's staging; batch_tiles > 1: the stages, then the tensor-map
+// staging), then two 8-byte mbarriers per stage and one for the epilogue's tensor-map load of C.
 // cp.async stages (async_copy): A's stages, then B's.
 int dynamic_smem_bytes(const KernelConfig& c) {
   if (c.family == Family::Wgmma) return wgmma_barrier_offset(c) + 16 * c.stages + 8;

@@ -1350,7 +1350,7 @@ class Emitter {
     store_tile(bz, cbase);
     if (c_.batch_tiles > 1) {
       ins("bra L_wg_next_entry");
-      emit_wgmma_next_entry(w_, c_);
+      emit_wgmma_next_entry(w_, c_, [this](int i, int j) { return acc(i, j).re; });
     } else {
       ins("ret");
     }

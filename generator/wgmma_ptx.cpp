@@ -38,8 +38,9 @@ class Loop {
     bars_ = wgmma_barrier_offset(c);
   }
 
-  // Shared memory: the stages, then `stages` "full" mbarriers (the producer's copies landed) and
-  // `stages` "empty" ones (every consumer warp has retired its wgmma reading the stage).
+  // Shared memory: the stages (batch_tiles > 1: then the tensor-map staging), then `stages` "full"
+  // mbarriers (the producer's copies landed) and `stages` "empty" ones (every consumer warp has
+  // retired its wgmma reading the stage).
   void emit() {
     ins("setp.ge.u32 " + r("pred", "p_prod") + ", %thr, " + num(consumers_));
     ins("mov.u32 " + r("u32", "smem_base") + ", smem_dyn");
@@ -492,7 +493,8 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
         if (with_c) ins("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + regs + ", " + at);
         for (int e = 0; e < 4; ++e) {
           const std::string lo = acc(2 * tile + e % 2, 2 * (o + e / 2)), hi = acc(2 * tile + e % 2, 2 * (o + e / 2) + 1);
-          // In place: this path ends in ret, or the next entry's first wgmma overwrites them.
+          // In place: this path ends in ret, or goes on to the next entry, whose first wgmma (or,
+          // without a product, emit_wgmma_next_entry) overwrites them.
           ins("mul.rn.f32 " + lo + ", " + alpha + ", " + lo);
           ins("mul.rn.f32 " + hi + ", " + alpha + ", " + hi);
           if (with_c) {
@@ -647,7 +649,7 @@ void emit_wgmma_staged_store(PtxWriter& w, const KernelConfig& c, const std::fun
   w.label("L_wg_generic_store");
 }
 
-void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c) {
+void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc) {
   auto ins = [&](const std::string& s) { w.ins(s); };
   w.label("L_wg_next_entry");
   ins("bar.warp.sync -1");  // the leader rejoins its warp before the next entry's wgmma
@@ -657,8 +659,13 @@ void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c) {
   ins("@" + done + " bra L_wg_entries_done");
   ins("ld.param.s64 " + stride + ", [p_stride_c]");
   ins("mad.lo.s64 %gc, " + stride + ", " + num(storage_bytes(c.data)) + ", %gc");
-  ins("@%p_skip bra L_epilogue");
-  ins("bra L_wg_entry");
+  ins("@!%p_skip bra L_wg_entry");
+  // No product: the tensor-map path left alpha acc + beta C of the last entry in the accumulators
+  // (staged in place); zero them again, as at the start, or a non-finite C of one entry would
+  // reach the next as 0 * inf.
+  for (int i = 0; i < c.ms / 32; ++i)
+    for (int j = 0; j < c.ns / 4; ++j) ins("mov.f32 " + acc(i, j) + ", 0f00000000");
+  ins("bra L_epilogue");
   w.label("L_wg_entries_done");
   ins("cp.async.bulk.wait_group.read 0");
   ins("ret");

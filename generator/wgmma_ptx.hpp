@@ -6,7 +6,8 @@
 // shared memory through matrix descriptors. Per stage, a "full" mbarrier (the copies' bytes
 // landed) and an "empty" one (every consumer warp retired the wgmma that read it) hand the stage
 // back and forth, so all stages are in flight. The rest of the kernel (parameters, epilogue) is
-// the common emitter's (simt_gemm_ptx.cpp); the producer warp leaves before the epilogue.
+// the common emitter's (simt_gemm_ptx.cpp); the producer warp leaves before the epilogue (with
+// KernelConfig::batch_tiles > 1, once it has loaded the block's last entry).
 //
 // Shared memory, 128-byte swizzle (16-byte chunk c of a 128-byte row r at (c ^ r % 8) * 16,
 // rows in 1 KiB atoms of 8): a K-major operand (op(A) = A^T, op(B) = B) keeps one 128-byte row
@@ -64,9 +65,10 @@ void emit_wgmma_tma_store(PtxWriter& w, const KernelConfig& c, const std::functi
 
 // batch_tiles > 1: where every consumer goes once it has written its entry's C (the tensor-map
 // store's leaders with their stores in flight): on to the block's next entry (C's pointer %gc
-// one stride_c on, back into the main loop, or straight to L_epilogue for a block without a
-// product), or, after the last, wait for the stores' reads of the staging and end.
-void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c);
+// one stride_c on, back into the main loop, or for a block without a product straight to
+// L_epilogue with the accumulators `acc(i, j)` zeroed again), or, after the last, wait for the
+// stores' reads of the staging and end.
+void emit_wgmma_next_entry(PtxWriter& w, const KernelConfig& c, const std::function<std::string(int, int)>& acc);
 
 // The epilogue's path for a block whose tile lies wholly inside C with C 16-byte aligned and ldc a
 // multiple of 8 but which the tensor-map path above does not take (a batch whose stride_c the map

@@ -461,7 +461,8 @@ TEST(EpilogueOrder, WgmmaBlocksWithoutAProductStillInitialiseTheBarriers) {
 // next entry; the consumers start each entry without adding to the accumulators (scale-d false on
 // its first wgmma), hand the last K-step's stage back, wait for C's e-th load on parity e % 2,
 // stage C in a region of their own after the stages, and before staging again wait for their last
-// stores' reads of it; no consumer path ends before the last entry, whose end waits for those reads.
+// stores' reads of it; no consumer path ends before the last entry, whose end waits for those
+// reads; a block without a product zeroes its accumulators again between entries.
 TEST(EpilogueOrder, WgmmaEntriesOfABlockKeepTheirStagingApartAndInOrder) {
   for (const KernelConfig& plain : wgmma_kernels(Op::N, Op::T)) {
     KernelConfig c = plain;
@@ -491,5 +492,11 @@ TEST(EpilogueOrder, WgmmaEntriesOfABlockKeepTheirStagingApartAndInOrder) {
     const size_t done = ptx.find("\nL_wg_entries_done:");
     ASSERT_NE(done, std::string::npos);
     EXPECT_LT(ptx.find("cp.async.bulk.wait_group.read 0;", done), ptx.find("ret;", done));
+    // Without a product the next entry starts from zeroed accumulators (the last entry's alpha acc
+    // + beta C were staged in place: 0 * inf would carry a non-finite C on).
+    const size_t skip = ptx.find("@!%v_p_skip bra L_wg_entry;"), to_epilogue = ptx.find("bra L_epilogue;", skip);
+    ASSERT_NE(skip, std::string::npos);
+    ASSERT_NE(to_epilogue, std::string::npos);
+    EXPECT_EQ(count(ptx.substr(skip, to_epilogue - skip), ", 0f00000000;"), static_cast<size_t>(c.ms / 32 * (c.ns / 4)));
   }
 }

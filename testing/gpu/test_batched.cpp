@@ -510,6 +510,50 @@ TEST(BatchedEntryPoints, WgmmaBlocksOfSeveralEntriesRunEveryEntry) {
     }
 }
 
+// alpha = 0, beta = 1 on blocks of four entries, an infinity in C's entries 0 and 4: C comes back
+// bit for bit, as reference BLAS leaves it (beta C, no product), the infinities in place and the
+// later entries of each block finite (the tensor-map epilogue stages alpha acc + beta C in the
+// accumulators; without a product they are zeroed again before the next entry, or 0 * inf made
+// NaN there).
+TEST(BatchedEntryPoints, WgmmaBlocksWithoutAProductKeepEachEntrysC) {
+  SKIP_WITHOUT_GPU();
+  if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xBA81ull);
+  const BatchedEntry& e = batched_entry_named("HgemmStridedBatched");
+  ASSERT_NE(e.ptx, nullptr) << "libptxblas.so does not export " << e.symbol;
+  const int m = 128, n = 128, k = 64, count = 8;
+  const long long sa = m * k, sb = k * n, sc = m * n;
+  std::vector<cd> c(static_cast<std::size_t>(sc * count));
+  for (cd& v : c) v = random_value(e.elem, rng);
+  for (const int entry : {0, 4}) c[static_cast<std::size_t>(entry * sc + 5 + 7 * m)] = cd(INFINITY, 0);
+  const std::vector<unsigned char> c_bytes = encode(e.elem, c);
+  const std::vector<unsigned char> zeros(static_cast<std::size_t>(sa * count) * elem_bytes(e.elem), 0);
+  DeviceBuffer da(zeros.size()), db(zeros.size()), dc(c_bytes.size());
+  ASSERT_TRUE(da.p && db.p && dc.p);
+  ASSERT_EQ(cudaMemcpy(da.p, zeros.data(), zeros.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(db.p, zeros.data(), zeros.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(dc.p, c_bytes.data(), c_bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  const std::vector<unsigned char> alpha = encode(e.scal, cd(0, 0)), beta = encode(e.scal, cd(1, 0));
+  const ForcedTile forced("wgmma 64 64 64 64 64 1 1 0 2 1 -1 1 4");
+  ASSERT_TRUE(forced.accepted());
+  ASSERT_EQ(e.ptx(h.get(), CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha.data(), da.p, m, sa, db.p, k, sb, beta.data(), dc.p,
+                  m, sc, count),
+            CUBLAS_STATUS_SUCCESS);
+  EXPECT_NE(last_call().find("_z4_bt"), std::string::npos) << last_call();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> got(c_bytes.size());
+  ASSERT_EQ(cudaMemcpy(got.data(), dc.p, got.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  const std::vector<cd> values = decode(e.elem, got);
+  int wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (std::memcmp(got.data() + i * elem_bytes(e.elem), c_bytes.data() + i * elem_bytes(e.elem), elem_bytes(e.elem)) &&
+        wrong++ < 3)
+      ADD_FAILURE() << "entry " << i / sc << " C(" << i % sc % m << "," << i % sc / m << ") = " << values[i]
+                    << ", expected " << c[i];
+  EXPECT_EQ(wrong, 0);
+}
+
 // C entries that overlap (strideC < ldc * n) make the result depend on the order entries run in:
 // forwarded. Here they interleave (ldc = 2m, strideC = m: entry 1 lies in entry 0's padding rows),
 // so each element still has one writer and cuBLAS's result is defined.
