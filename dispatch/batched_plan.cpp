@@ -34,6 +34,24 @@ constexpr int kMinEntries = 3, kMaxEntries = 8;
 constexpr std::int64_t kMidBatchK = 512;
 constexpr int kMidEntries = 4, kMidStages = 4;
 constexpr double kMidPadding = 1.15;
+// Where the entries read C (beta != 0) and are at most kMidReadCK deep, one entry a block on two
+// stages instead: twice the blocks an SM, which overlap their reads of C (the same sweep at beta
+// 1: best on 6 of 7 batches 192-384 deep, x1.02-1.10 over four entries on four stages; at K = 512
+// four entries stayed ahead).
+constexpr std::int64_t kMidReadCK = 384;
+constexpr int kMidReadCStages = 2;
+
+// Whether the epilogue may read C: beta != 0, or beta on the device (not known when planning).
+bool reads_c(const GemmCall& call) { return call.device_scalars || call.beta[0] != 0 || call.beta[1] != 0; }
+
+// The catalogue's 64x128 wgmma tile, or null where N is narrow for it: 128-wide blocks pad N more
+// than kMidPadding times as much as 64-wide ones.
+const gen::Tile* wide_tile(const GemmCall& call) {
+  if (ceil_div(call.n, 128) * 128 > kMidPadding * ceil_div(call.n, 64) * 64) return nullptr;
+  const std::vector<gen::Tile>& tiles = gen::wgmma_catalog();
+  const auto t = std::find_if(tiles.begin(), tiles.end(), [](const gen::Tile& x) { return x.ml == 64 && x.nl == 128; });
+  return t == tiles.end() ? nullptr : &*t;
+}
 
 // The tile's plan for every entry: K unsplit; the cp.async and register stages a plain call's
 // plan gets at launch (untimed_plan, run_gemm); a short-K wgmma batch no more shared stages than
@@ -88,16 +106,36 @@ int batch_tiles_for(const Plan& p, const GemmCall& call, int multiprocessors) {
 // its tiles fill fewer than kMinEntryWaves waves or N is narrow for 128-wide blocks.
 std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
   if (call.k <= kEntriesMaxK || call.k > kMidBatchK) return std::nullopt;
-  if (ceil_div(call.n, 128) * 128 > kMidPadding * ceil_div(call.n, 64) * 64) return std::nullopt;
-  const std::vector<gen::Tile>& tiles = gen::wgmma_catalog();
-  const auto t = std::find_if(tiles.begin(), tiles.end(), [](const gen::Tile& x) { return x.ml == 64 && x.nl == 128; });
-  if (t == tiles.end()) return std::nullopt;
+  const gen::Tile* t = wide_tile(call);
+  if (!t) return std::nullopt;
   Plan p = tile_plan(call, *t, true);
   p.config.stages = kMidStages;
   p.config.batch_tiles = kMidEntries;
   const std::int64_t slots = multiprocessors * blocks_per_sm(p.config);
   const std::int64_t entry_tiles = ceil_div(call.m, p.config.ml) * ceil_div(call.n, p.config.nl) * call.batch;
-  if (!gen::why_illegal(p.config).empty() || entry_tiles < kMinEntryWaves * slots) return std::nullopt;
+  if (entry_tiles < kMinEntryWaves * slots) return std::nullopt;
+  if (reads_c(call) && call.k <= kMidReadCK) {
+    p.config.stages = kMidReadCStages;
+    p.config.batch_tiles = 1;
+  }
+  if (!gen::why_illegal(p.config).empty()) return std::nullopt;
+  return p;
+}
+
+// 64x128 blocks of several entries in place of the cost model's 64x64 ones, where the cost model
+// chose several 64x64 entries a block, C is not read, N suits 128-wide blocks and 64x128 tiles also
+// fill the waves that several entries need (batch_tiles_for). The cost model weighs one entry a
+// block, where the two tiles cost the same; with several, the wider block (one wgmma of N = 128 a
+// K-slice, half the entry switches) ran x0.99-1.06 at beta 0 on 13 batches 32-128 deep (perf notes
+// §136); at beta 1 x0.97-1.05, where 64x64's five blocks an SM against three overlap more reads of C.
+std::optional<Plan> wide_entries_plan(const GemmCall& call, const Plan& chosen, int multiprocessors) {
+  if (reads_c(call) || chosen.config.batch_tiles == 1 || chosen.config.ml != 64 || chosen.config.nl != 64)
+    return std::nullopt;
+  const gen::Tile* t = wide_tile(call);
+  if (!t) return std::nullopt;
+  Plan p = tile_plan(call, *t, true);
+  p.config.batch_tiles = batch_tiles_for(p, call, multiprocessors);
+  if (p.config.batch_tiles == 1) return std::nullopt;
   return p;
 }
 
@@ -118,7 +156,9 @@ Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
       best = p;
     }
   }
-  if (wgmma) best.config.batch_tiles = batch_tiles_for(best, call, sms);
+  if (!wgmma) return best;
+  best.config.batch_tiles = batch_tiles_for(best, call, sms);
+  if (std::optional<Plan> wide = wide_entries_plan(call, best, sms)) return *wide;
   return best;
 }
 

@@ -59,13 +59,44 @@ TEST(BatchedPlan, RunsSeveralShortKEntriesABlockOnlyWhereTheyFillWaves) {
   EXPECT_LE(shortk.config.batch_tiles, 8);
   EXPECT_EQ(gen::why_illegal(shortk.config), "");
   EXPECT_NE(gen::kernel_name(shortk.config).find("_z"), std::string::npos);
-  // 2048 x 512 x 64 x 16 on 64x64 tiles, 256 tiles an entry over 660 slots: 8 entries a block
-  // make 2 block rows (512 blocks, one wave: cost 8), 6 or 7 make 3 (768 blocks, two: 12, 14).
-  const Plan wide = plan_batched(batch_call(gen::DataType::BF16, 2048, 512, 64, 16), true, kSms);
-  if (wide.config.ml == 64 && wide.config.nl == 64) EXPECT_EQ(wide.config.batch_tiles, 8);
+  // 2048 x 64 x 64 x 64 on 64x64 tiles (N too narrow for 128-wide ones), 32 tiles an entry over
+  // 660 slots: 8 entries a block make 8 block rows (256 blocks, one wave: cost 8); 3 make 22 (704
+  // blocks, two waves: cost 6), 4 make 16 (512, one: 4), 5 make 13 (416, one: 5).
+  const Plan narrow = plan_batched(batch_call(gen::DataType::BF16, 2048, 64, 64, 64), true, kSms);
+  EXPECT_EQ(narrow.config.nl, 64);
+  EXPECT_EQ(narrow.config.batch_tiles, 4);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 1024, 96), true, kSms).config.batch_tiles, 1);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 64), true, kSms).config.batch_tiles, 1);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F32, 512, 512, 64, 96), false, kSms).config.batch_tiles, 1);
+}
+
+// Short-K wgmma batches whose N suits 128-wide blocks run several entries of 64x128 rather than
+// of the cost model's 64x64 where C is not read (perf notes §136). 2048 x 512 x 64 x 16: 128 tiles an entry over 396
+// slots (three 64x128 blocks an SM): 3 entries a block make 6 block rows (768 blocks, two waves:
+// cost 6), 6 make 3 (384, one: 6), 8 make 2 (256, one: 8), 4 and 5 four (512, two: 8, 10); the
+// tie goes to 6.
+TEST(BatchedPlan, ShortKBatchesRunSeveralEntriesOf64x128WhereNSuitsThem) {
+  for (const std::int64_t k : {32, 64, 128}) {
+    const Plan p = plan_batched(batch_call(gen::DataType::F16, 512, 512, k, 96), true, kSms);
+    SCOPED_TRACE(gen::kernel_name(p.config));
+    EXPECT_EQ(p.config.ml, 64);
+    EXPECT_EQ(p.config.nl, 128);
+    EXPECT_GE(p.config.batch_tiles, 3);
+    EXPECT_LE(p.config.batch_tiles, 8);
+    EXPECT_EQ(gen::why_illegal(p.config), "");
+  }
+  const Plan wide = plan_batched(batch_call(gen::DataType::BF16, 2048, 512, 64, 16), true, kSms);
+  EXPECT_EQ(wide.config.nl, 128);
+  EXPECT_EQ(wide.config.batch_tiles, 6);
+  // Too few tiles for several entries of either: one entry of the cost model's tile.
+  const Plan few = plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 64), true, kSms);
+  EXPECT_EQ(few.config.batch_tiles, 1);
+  // Entries that read C keep the cost model's 64x64, several a block.
+  GemmCall reads = batch_call(gen::DataType::F16, 512, 512, 64, 96);
+  reads.beta[0] = 1;
+  const Plan narrow = plan_batched(reads, true, kSms);
+  EXPECT_EQ(narrow.config.nl, 64);
+  EXPECT_GE(narrow.config.batch_tiles, 3);
 }
 
 // Wgmma batches 129-512 deep that fill two waves: 64x128 blocks of four stages, four entries each
@@ -85,6 +116,32 @@ TEST(BatchedPlan, MidDepthWgmmaBatchesRunFourEntriesOf64x128) {
   // N = 64 or 192: 128-wide blocks would pad N by half or a third more than 64-wide ones.
   for (const std::int64_t n : {64, 192})
     EXPECT_NE(plan_batched(batch_call(gen::DataType::F16, 512, n, 256, 256), true, kSms).config.nl, 128) << n;
+}
+
+// Where the entries read C, those at most 384 deep run one entry a block on two stages (perf notes
+// §136), on the same batches as at beta 0; at K = 512 four entries still. Beta on the device
+// counts as reading C.
+TEST(BatchedPlan, MidDepthBatchesThatReadCRunOneEntryOnTwoStages) {
+  for (const bool device_beta : {false, true})
+    for (const std::int64_t k : {192, 256, 384, 512}) {
+      GemmCall c = batch_call(gen::DataType::F16, 512, 512, k, 64);
+      if (device_beta)
+        c.device_scalars = true;
+      else
+        c.beta[0] = 1;
+      const Plan p = plan_batched(c, true, kSms);
+      SCOPED_TRACE(gen::kernel_name(p.config));
+      EXPECT_EQ(p.config.ml, 64);
+      EXPECT_EQ(p.config.nl, 128);
+      EXPECT_EQ(p.config.stages, k <= 384 ? 2 : 4);
+      EXPECT_EQ(p.config.batch_tiles, k <= 384 ? 1 : 4);
+      EXPECT_EQ(gen::why_illegal(p.config), "");
+    }
+  // Too few tiles (two waves of four-entry blocks), as at beta 0: the cost model's plan.
+  GemmCall few = batch_call(gen::DataType::F16, 128, 128, 256, 8);
+  few.beta[1] = 0.5;
+  const Plan p = plan_batched(few, true, kSms);
+  EXPECT_FALSE(p.config.ml == 64 && p.config.nl == 128 && p.config.stages == 2);
 }
 
 }  // namespace

@@ -469,6 +469,37 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
   std::printf("[ batched ] odd lda ran %s\n", r.kernel.c_str());
 }
 
+// The dispatcher's own plans for half batches that fill waves (perf notes §134-§136), checked as
+// every batch is: 16-128 deep, several entries of 64x128 a block at beta = 0, of 64x64 where C is
+// read; 129-384 deep, four entries of 64x128 on four stages at beta = 0, one entry on two stages
+// where C is read.
+TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
+  SKIP_WITHOUT_GPU();
+  if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xBA82ull);
+  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
+  struct Case {
+    cublasOperation_t ta, tb;
+    Shape s;
+    std::int64_t count;
+    int scalars;         // kAlpha / kBeta index
+    const char* expect;  // in the kernel's name
+  };
+  const Case cases[] = {{N, N, {512, 256, 64}, 50, 0, "_64x128x64_64x128_s2_z"},
+                        {T, N, {512, 256, 128}, 50, 1, "_64x64x64_64x64_s2_z"},
+                        {N, T, {256, 256, 160}, 66, 4, "_64x128x64_64x128_s4_z4_bt"},
+                        {T, N, {256, 256, 160}, 66, 5, "_64x128x64_64x128_s2_bt"}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const BatchedEntry& e = batched_entry_named(kHalfEntries[i++ % std::size(kHalfEntries)]);
+    const Batch b = with_strides(make_gemm(c.ta, c.tb, c.s, false, c.scalars, rng), c.count);
+    const CheckResult r = check_batched(e, b, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, b) << " -> " << r.kernel;
+    EXPECT_NE(r.kernel.find(c.expect), std::string::npos) << describe(e, b) << " ran " << r.kernel;
+  }
+}
+
 // Blocks that run several entries (KernelConfig::batch_tiles), forced: 2, 3 and 5 entries a block
 // over 7 entries (the last block fewer), one to three K-steps (the stages' phases run on across
 // entries), every scalar case (alpha = 0 included), one and two consumer warpgroups; C through the
