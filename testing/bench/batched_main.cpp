@@ -401,7 +401,9 @@ Row run_one(Ctx& x, const Batched& b) {
   CUDA_CHECK(cudaMemsetAsync(w.check_ptx.get(), 0xFF, w.c_bytes, x.stream));
   CUDA_CHECK(cudaMemsetAsync(w.check_ref.get(), 0xFF, w.c_bytes, x.stream));
   const cublasStatus_t sp = launch(x.ptx, 0, 0);
+  // The timed calls' kernel; with --beta-one the check (beta = 0) may plan another one.
   row.kernel = bench::last_ptxblas_call();
+  if (!warm.empty() && row.kernel != warm && !starts_with(row.kernel, "error")) row.kernel = warm + " (check: " + row.kernel + ")";
   CUBLAS_CHECK(launch(kCublas, 0, 1));
   CUDA_CHECK(cudaStreamSynchronize(x.stream));
   if (!ptx_ok || ptx_ms.empty() || sp != CUBLAS_STATUS_SUCCESS || starts_with(row.kernel, "error")) {
