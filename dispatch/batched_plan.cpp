@@ -31,6 +31,9 @@ constexpr int kMinEntries = 3, kMaxEntries = 8;
 // best on nine batches 192-512 deep at beta 0 (x1.08-1.47 over the cost model's 64x64 / 128x256
 // plans) and ahead of those plans at beta 1 (x1.02-1.26); at K = 1024 the 128x256 plan stayed
 // best.
+// Since §137 kMidEntries is the fewest: up to kMaxEntries where fewer blocks fill no more waves
+// (entries_by_waves; the H200 sweep: 8 entries x1.02-1.12 over 4 on the nine batches where that
+// rule picks 8, while 8 entries in under a wave of blocks lost up to 31%).
 constexpr std::int64_t kMidBatchK = 512;
 constexpr int kMidEntries = 4, kMidStages = 4;
 constexpr double kMidPadding = 1.15;
@@ -78,6 +81,22 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
   return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
 }
 
+// The count of entries a block from `fewest` to kMaxEntries (and at most the batch's; `fewest`
+// where the batch has fewer) whose waves of blocks over `slots` times entries (the busiest slot's
+// tiles) is least, the larger on a tie.
+int entries_by_waves(std::int64_t tiles, std::int64_t batch, std::int64_t slots, int fewest) {
+  int best = fewest;
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+  for (int t = fewest; t <= kMaxEntries && t <= batch; ++t) {
+    const std::int64_t cost = ceil_div(tiles * ceil_div(batch, t), slots) * t;
+    if (cost <= best_cost) {
+      best_cost = cost;
+      best = t;
+    }
+  }
+  return best;
+}
+
 // Entries a block for the wgmma plan p: 1, or where the batch is short-K and fills at least
 // kMinEntryWaves waves, the count from kMinEntries to kMaxEntries whose waves of blocks times
 // entries (the busiest slot's tiles) is least, the larger on a tie. The H200 sweep (§134): a
@@ -90,16 +109,7 @@ int batch_tiles_for(const Plan& p, const GemmCall& call, int multiprocessors) {
   c.batch_tiles = kMinEntries;
   const std::int64_t slots = multiprocessors * blocks_per_sm(c);
   if (!gen::why_illegal(c).empty() || tiles * call.batch < kMinEntryWaves * slots) return 1;
-  int best = 1;
-  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
-  for (int t = kMinEntries; t <= kMaxEntries && t <= call.batch; ++t) {
-    const std::int64_t cost = ceil_div(tiles * ceil_div(call.batch, t), slots) * t;
-    if (cost <= best_cost) {
-      best_cost = cost;
-      best = t;
-    }
-  }
-  return best;
+  return call.batch < kMinEntries ? 1 : entries_by_waves(tiles, call.batch, slots, kMinEntries);
 }
 
 // The plan for a wgmma batch deeper than kEntriesMaxK and at most kMidBatchK, or nullopt where
@@ -112,8 +122,9 @@ std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
   p.config.stages = kMidStages;
   p.config.batch_tiles = kMidEntries;
   const std::int64_t slots = multiprocessors * blocks_per_sm(p.config);
-  const std::int64_t entry_tiles = ceil_div(call.m, p.config.ml) * ceil_div(call.n, p.config.nl) * call.batch;
-  if (entry_tiles < kMinEntryWaves * slots) return std::nullopt;
+  const std::int64_t tiles = ceil_div(call.m, p.config.ml) * ceil_div(call.n, p.config.nl);
+  if (tiles * call.batch < kMinEntryWaves * slots) return std::nullopt;
+  p.config.batch_tiles = entries_by_waves(tiles, call.batch, slots, kMidEntries);
   if (reads_c(call) && call.k <= kMidReadCK) {
     p.config.stages = kMidReadCStages;
     p.config.batch_tiles = 1;

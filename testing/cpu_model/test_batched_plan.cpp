@@ -99,18 +99,22 @@ TEST(BatchedPlan, ShortKBatchesRunSeveralEntriesOf64x128WhereNSuitsThem) {
   EXPECT_GE(narrow.config.batch_tiles, 3);
 }
 
-// Wgmma batches 129-512 deep that fill two waves: 64x128 blocks of four stages, four entries each
-// (perf notes §135); deeper, too few tiles or a narrow N, the cost model's plan.
-TEST(BatchedPlan, MidDepthWgmmaBatchesRunFourEntriesOf64x128) {
-  for (const std::int64_t k : {192, 256, 512}) {
-    const Plan p = plan_batched(batch_call(gen::DataType::F16, 512, 512, k, 64), true, kSms);
-    SCOPED_TRACE(gen::kernel_name(p.config));
-    EXPECT_EQ(p.config.ml, 64);
-    EXPECT_EQ(p.config.nl, 128);
-    EXPECT_EQ(p.config.stages, 4);
-    EXPECT_EQ(p.config.batch_tiles, 4);
-    EXPECT_EQ(gen::why_illegal(p.config), "");
-  }
+// Wgmma batches 129-512 deep that fill two waves: 64x128 blocks of four stages, 4 to 8 entries
+// each by waves (perf notes §135, §137); deeper, too few tiles or a narrow N, the cost model's plan.
+// 512 x 512 entries on 64x128: 32 tiles each over 264 slots (two blocks an SM). 64 entries: 4 a
+// block make 512 blocks (two waves: cost 8), 8 make 256 (one: 8), 5-7 two waves (10-14): 8. 32
+// entries: 4 make 256 blocks (one wave: 4), 8 make 128 (one, half empty: 8): 4.
+TEST(BatchedPlan, MidDepthWgmmaBatchesRunFourToEightEntriesOf64x128) {
+  for (const std::int64_t k : {192, 256, 512})
+    for (const std::int64_t batch : {64, 32}) {
+      const Plan p = plan_batched(batch_call(gen::DataType::F16, 512, 512, k, batch), true, kSms);
+      SCOPED_TRACE(gen::kernel_name(p.config));
+      EXPECT_EQ(p.config.ml, 64);
+      EXPECT_EQ(p.config.nl, 128);
+      EXPECT_EQ(p.config.stages, 4);
+      EXPECT_EQ(p.config.batch_tiles, batch == 64 ? 8 : 4);
+      EXPECT_EQ(gen::why_illegal(p.config), "");
+    }
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 512, 512, 1024, 64), true, kSms).config.batch_tiles, 1);
   EXPECT_EQ(plan_batched(batch_call(gen::DataType::F16, 128, 128, 256, 8), true, kSms).config.batch_tiles, 1);
   // N = 64 or 192: 128-wide blocks would pad N by half or a third more than 64-wide ones.
@@ -119,8 +123,8 @@ TEST(BatchedPlan, MidDepthWgmmaBatchesRunFourEntriesOf64x128) {
 }
 
 // Where the entries read C, those at most 384 deep run one entry a block on two stages (perf notes
-// §136), on the same batches as at beta 0; at K = 512 four entries still. Beta on the device
-// counts as reading C.
+// §136), on the same batches as at beta 0; at K = 512 the entries by waves still (8 here). Beta on
+// the device counts as reading C.
 TEST(BatchedPlan, MidDepthBatchesThatReadCRunOneEntryOnTwoStages) {
   for (const bool device_beta : {false, true})
     for (const std::int64_t k : {192, 256, 384, 512}) {
@@ -134,7 +138,7 @@ TEST(BatchedPlan, MidDepthBatchesThatReadCRunOneEntryOnTwoStages) {
       EXPECT_EQ(p.config.ml, 64);
       EXPECT_EQ(p.config.nl, 128);
       EXPECT_EQ(p.config.stages, k <= 384 ? 2 : 4);
-      EXPECT_EQ(p.config.batch_tiles, k <= 384 ? 1 : 4);
+      EXPECT_EQ(p.config.batch_tiles, k <= 384 ? 1 : 8);
       EXPECT_EQ(gen::why_illegal(p.config), "");
     }
   // Too few tiles (two waves of four-entry blocks), as at beta 0: the cost model's plan.

@@ -471,8 +471,9 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
 
 // The dispatcher's own plans for half batches that fill waves (perf notes §134-§136), checked as
 // every batch is: 16-128 deep, several entries of 64x128 a block at beta = 0, of 64x64 where C is
-// read; 129-384 deep, four entries of 64x128 on four stages at beta = 0, one entry on two stages
-// where C is read.
+// read; 129-384 deep, four to eight entries of 64x128 on four stages at beta = 0 (by waves: 66
+// entries of 8 tiles fill a wave in blocks of four, 528 of 4 tiles in blocks of eight), one entry
+// on two stages where C is read.
 TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
   SKIP_WITHOUT_GPU();
   if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
@@ -489,6 +490,7 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
   const Case cases[] = {{N, N, {512, 256, 64}, 50, 0, "_64x128x64_64x128_s2_z"},
                         {T, N, {512, 256, 128}, 50, 1, "_64x64x64_64x64_s2_z"},
                         {N, T, {256, 256, 160}, 66, 4, "_64x128x64_64x128_s4_z4_bt"},
+                        {N, N, {128, 256, 160}, 528, 0, "_64x128x64_64x128_s4_z8_bt"},
                         {T, N, {256, 256, 160}, 66, 5, "_64x128x64_64x128_s2_bt"}};
   int i = 0;
   for (const Case& c : cases) {
