@@ -17,8 +17,8 @@ namespace {
 // §127: 128x256 blocks, one an SM, ran 512 x 512 x 64 entries at 0.6 of cuBLAS).
 constexpr std::int64_t kShortBatchK = 256;
 constexpr int kWgmmaMinStages = 2;  // generator legality
-// Several entries a block (KernelConfig::batch_tiles) on the cost model's tile for wgmma batches
-// at most this deep (two K-steps; on two stages K = 256 gained nothing at beta 0 and lost 8-13% at
+// Several entries a block (KernelConfig::batch_tiles) on the cost model's tile (or 64x128 in its
+// place: wide_entries_plan) for wgmma batches at most this deep (two K-steps; on two stages K = 256 gained nothing at beta 0 and lost 8-13% at
 // beta 1 in the sweep, perf notes §134; deeper ones: mid_k_plan); where the batch holds at least
 // kMinEntryWaves waves of tiles, from kMinEntries to kMaxEntries entries a block.
 constexpr std::int64_t kEntriesMaxK = 128;
@@ -32,8 +32,9 @@ constexpr int kMinEntries = 3, kMaxEntries = 8;
 // plans) and ahead of those plans at beta 1 (x1.02-1.26); at K = 1024 the 128x256 plan stayed
 // best.
 // Since §137 kMidEntries is the fewest: up to kMaxEntries where fewer blocks fill no more waves
-// (entries_by_waves; the H200 sweep: 8 entries x1.02-1.12 over 4 on the nine batches where that
-// rule picks 8, while 8 entries in under a wave of blocks lost up to 31%).
+// (entries_by_waves). The H200 sweep had 8 entries x1.04-1.12 over 4 on the eight batches where
+// the rule picks 7 or 8, and 8 entries in under a wave of blocks x0.68-0.70; the same-call A/B
+// x1.04-1.15 on 12 of 13 batches whose count moved, x0.95 on one (perf notes §137).
 constexpr std::int64_t kMidBatchK = 512;
 constexpr int kMidEntries = 4, kMidStages = 4;
 constexpr double kMidPadding = 1.15;
@@ -81,11 +82,11 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
   return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
 }
 
-// The count of entries a block from `fewest` to kMaxEntries (and at most the batch's; `fewest`
-// where the batch has fewer) whose waves of blocks over `slots` times entries (the busiest slot's
-// tiles) is least, the larger on a tie.
+// The count of entries a block from `fewest` to kMaxEntries (and at most the batch's; the batch's
+// where it has fewer) whose waves of blocks over `slots` times entries (the busiest slot's tiles)
+// is least, the larger on a tie.
 int entries_by_waves(std::int64_t tiles, std::int64_t batch, std::int64_t slots, int fewest) {
-  int best = fewest;
+  int best = static_cast<int>(std::min<std::int64_t>(fewest, batch));
   std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
   for (int t = fewest; t <= kMaxEntries && t <= batch; ++t) {
     const std::int64_t cost = ceil_div(tiles * ceil_div(batch, t), slots) * t;
@@ -112,8 +113,10 @@ int batch_tiles_for(const Plan& p, const GemmCall& call, int multiprocessors) {
   return call.batch < kMinEntries ? 1 : entries_by_waves(tiles, call.batch, slots, kMinEntries);
 }
 
-// The plan for a wgmma batch deeper than kEntriesMaxK and at most kMidBatchK, or nullopt where
-// its tiles fill fewer than kMinEntryWaves waves or N is narrow for 128-wide blocks.
+// The plan for a wgmma batch deeper than kEntriesMaxK and at most kMidBatchK: 64x128 on four
+// stages, kMidEntries to kMaxEntries entries a block by waves, or where C is read and K is at most
+// kMidReadCK one entry on two stages; nullopt where its tiles fill fewer than kMinEntryWaves waves
+// (of four-entry blocks' slots) or N is narrow for 128-wide blocks.
 std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
   if (call.k <= kEntriesMaxK || call.k > kMidBatchK) return std::nullopt;
   const gen::Tile* t = wide_tile(call);

@@ -106,7 +106,7 @@ struct KernelConfig {
   // Strided wgmma batches only: each block runs `batch_tiles` consecutive entries of its (x, y)
   // tile (grid z over ceil(entries / batch_tiles), the launch's entry count p_entries,
   // kernel_abi.hpp), its producer loading the next entry's tiles while the consumers store the
-  // last's, so no block waits a whole load before its one K-step (perf notes §134). The
+  // last's, so no block waits a whole load before its first K-step (perf notes §134). The
   // epilogue's staging then has shared memory of its own. 1 = one entry a block.
   int batch_tiles = 1;
 
