@@ -91,12 +91,18 @@ TEST(BatchedPlan, ShortKBatchesRunSeveralEntriesOf64x128WhereNSuitsThem) {
   // Too few tiles for several entries of either: one entry of the cost model's tile.
   const Plan few = plan_batched(batch_call(gen::DataType::F16, 128, 128, 64, 64), true, kSms);
   EXPECT_EQ(few.config.batch_tiles, 1);
-  // Entries that read C keep the cost model's 64x64, several a block.
-  GemmCall reads = batch_call(gen::DataType::F16, 512, 512, 64, 96);
-  reads.beta[0] = 1;
-  const Plan narrow = plan_batched(reads, true, kSms);
-  EXPECT_EQ(narrow.config.nl, 64);
-  EXPECT_GE(narrow.config.batch_tiles, 3);
+  // Entries that read C (beta != 0, or beta on the device) keep the cost model's 64x64, several
+  // a block.
+  for (const bool device_beta : {false, true}) {
+    GemmCall reads = batch_call(gen::DataType::F16, 512, 512, 64, 96);
+    if (device_beta)
+      reads.device_scalars = true;
+    else
+      reads.beta[0] = 1;
+    const Plan narrow = plan_batched(reads, true, kSms);
+    EXPECT_EQ(narrow.config.nl, 64) << device_beta;
+    EXPECT_GE(narrow.config.batch_tiles, 3) << device_beta;
+  }
 }
 
 // Wgmma batches 129-512 deep that fill two waves: 64x128 blocks of four stages, 4 to 8 entries

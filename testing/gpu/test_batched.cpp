@@ -471,12 +471,17 @@ TEST(BatchedEntryPoints, HalfTypesRunWgmmaOnSm90) {
 
 // The dispatcher's own plans for half batches that fill waves (perf notes §134-§136), checked as
 // every batch is: 16-128 deep, several entries of 64x128 a block at beta = 0, of 64x64 where C is
-// read; 129-384 deep, four to eight entries of 64x128 on four stages at beta = 0 (by waves: 66
-// entries of 8 tiles fill a wave in blocks of four, 528 of 4 tiles in blocks of eight), one entry
-// on two stages where C is read.
+// read; 129-384 deep, four to eight entries of 64x128 on four stages at beta = 0 (by waves over
+// 264 slots: 66 entries of 8 tiles run 17 blocks of four, as few waves as 9 of eight; 528 of 4
+// tiles 66 blocks of eight, one wave against two of four), one entry on two stages where C is
+// read. The expected kernels are the plans for 132 SMs (H100 SXM, H200): other counts move the
+// waves.
 TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
   SKIP_WITHOUT_GPU();
   if (!is_sm90()) GTEST_SKIP() << "wgmma kernels are sm_90a code";
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  if (sms != 132) GTEST_SKIP() << "the expected plans are 132 SMs' (this device has " << sms << ")";
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0xBA82ull);
   const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
