@@ -1,6 +1,7 @@
 #include "batched_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <span>
@@ -18,9 +19,10 @@ namespace {
 constexpr std::int64_t kShortBatchK = 256;
 constexpr int kWgmmaMinStages = 2;  // generator legality
 // Several entries a block (KernelConfig::batch_tiles) on the cost model's tile (or 64x128 in its
-// place: wide_entries_plan) for wgmma batches at most this deep (two K-steps; on two stages K = 256 gained nothing at beta 0 and lost 8-13% at
-// beta 1 in the sweep, perf notes §134; deeper ones: mid_k_plan); where the batch holds at least
-// kMinEntryWaves waves of tiles, from kMinEntries to kMaxEntries entries a block.
+// place: wide_entries_plan) for wgmma batches at most this deep (two K-steps; on two stages
+// K = 256 gained nothing at beta 0 and lost 8-13% at beta 1 in the sweep, perf notes §134; deeper
+// ones: mid_k_plan); where the batch holds at least kMinEntryWaves waves of tiles, from kMinEntries
+// to kMaxEntries entries a block.
 constexpr std::int64_t kEntriesMaxK = 128;
 constexpr double kMinEntryWaves = 2.0;
 constexpr int kMinEntries = 3, kMaxEntries = 8;
@@ -45,9 +47,6 @@ constexpr double kMidPadding = 1.15;
 constexpr std::int64_t kMidReadCK = 384;
 constexpr int kMidReadCStages = 2;
 
-// Whether the epilogue may read C: beta != 0, or beta on the device (not known when planning).
-bool reads_c(const GemmCall& call) { return call.device_scalars || call.beta[0] != 0 || call.beta[1] != 0; }
-
 // The catalogue's 64x128 wgmma tile, or null where N is narrow for it: 128-wide blocks pad N more
 // than kMidPadding times as much as 64-wide ones.
 const gen::Tile* wide_tile(const GemmCall& call) {
@@ -56,6 +55,13 @@ const gen::Tile* wide_tile(const GemmCall& call) {
   const auto t = std::find_if(tiles.begin(), tiles.end(), [](const gen::Tile& x) { return x.ml == 64 && x.nl == 128; });
   return t == tiles.end() ? nullptr : &*t;
 }
+
+// Rated tiles (gen::batched_tiles) this deep a K-step or less run any K; deeper ones only a K they
+// divide (a masked last K-step cost the sweep's 16-deep f32 tiles their lead, perf notes §139).
+// The rates hold for batches up to kRatedMaxK deep (the sweep's); deeper ones, where the
+// catalogue's deep-K tiles lead in single calls, keep the cost model.
+constexpr int kRatedAnyK = 8;
+constexpr std::int64_t kRatedMaxK = 256;
 
 // The tile's plan for every entry: K unsplit; the cp.async and register stages a plain call's
 // plan gets at launch (untimed_plan, run_gemm); a short-K wgmma batch no more shared stages than
@@ -80,6 +86,33 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
   const std::int64_t per_round = wgmma && call.k <= kShortBatchK ? blocks_per_sm(c) : 1;
   const std::int64_t rounds = ceil_div(ceil_div(blocks, multiprocessors), per_round);
   return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
+}
+
+// For f32 and f64: the rated tile (gen::batched_tiles) whose TFLOP/s times the share of its
+// padded work that is the batch's times its last wave's fill (blocks over the slots of
+// blocks_per_sm, waves rounded up) is highest; nullopt for types without rated tiles or K deeper
+// than kRatedMaxK. On the sweep it was fitted on, each batch left out of the fit in turn, its picks
+// ran within 3% (f64) and 4% (f32) of the best tile on average, x1.04 and x1.10 of the cost
+// model's (perf notes §139).
+std::optional<Plan> rated_plan(const GemmCall& call, int multiprocessors) {
+  std::optional<Plan> best;
+  if (call.k > kRatedMaxK) return best;
+  double best_rate = 0;
+  for (const gen::RatedTile& r : gen::batched_tiles(call.data)) {
+    const gen::Tile& t = r.tile;
+    if (call.k < t.min_k || (t.u > kRatedAnyK && call.k % t.u != 0)) continue;
+    Plan p = tile_plan(call, t, false);
+    if (!gen::why_illegal(p.config).empty()) continue;
+    const std::int64_t rows = ceil_div(call.m, t.ml), cols = ceil_div(call.n, t.nl);
+    const double useful = static_cast<double>(call.m) * call.n / (static_cast<double>(rows * t.ml) * (cols * t.nl));
+    const double waves = static_cast<double>(rows * cols * call.batch) /
+                         (static_cast<double>(multiprocessors) * std::max<std::int64_t>(blocks_per_sm(p.config), 1));
+    if (const double rate = r.tflops * useful * waves / std::ceil(waves); rate > best_rate) {
+      best_rate = rate;
+      best = std::move(p);
+    }
+  }
+  return best;
 }
 
 // The count of entries a block from `fewest` to kMaxEntries (and at most the batch's; the batch's
@@ -128,7 +161,7 @@ std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
   const std::int64_t tiles = ceil_div(call.m, p.config.ml) * ceil_div(call.n, p.config.nl);
   if (tiles * call.batch < kMinEntryWaves * slots) return std::nullopt;
   p.config.batch_tiles = entries_by_waves(tiles, call.batch, slots, kMidEntries);
-  if (reads_c(call) && call.k <= kMidReadCK) {
+  if (batch_reads_c(call) && call.k <= kMidReadCK) {
     p.config.stages = kMidReadCStages;
     p.config.batch_tiles = 1;
   }
@@ -143,7 +176,7 @@ std::optional<Plan> mid_k_plan(const GemmCall& call, int multiprocessors) {
 // K-slice, half the entry switches) ran x0.99-1.06 at beta 0 on 13 batches 32-128 deep (perf notes
 // §136); at beta 1 x0.97-1.05, where 64x64's five blocks an SM against three overlap more reads of C.
 std::optional<Plan> wide_entries_plan(const GemmCall& call, const Plan& chosen, int multiprocessors) {
-  if (reads_c(call) || chosen.config.batch_tiles == 1 || chosen.config.ml != 64 || chosen.config.nl != 64)
+  if (batch_reads_c(call) || chosen.config.batch_tiles == 1 || chosen.config.ml != 64 || chosen.config.nl != 64)
     return std::nullopt;
   const gen::Tile* t = wide_tile(call);
   if (!t) return std::nullopt;
@@ -155,10 +188,15 @@ std::optional<Plan> wide_entries_plan(const GemmCall& call, const Plan& chosen, 
 
 }  // namespace
 
+bool batch_reads_c(const GemmCall& call) { return call.device_scalars || call.beta[0] != 0 || call.beta[1] != 0; }
+
 Plan plan_batched(const GemmCall& call, bool wgmma, int multiprocessors) {
   const int sms = std::max(multiprocessors, 1);
-  if (wgmma)
+  if (wgmma) {
     if (std::optional<Plan> mid = mid_k_plan(call, sms)) return *mid;
+  } else if (std::optional<Plan> rated = rated_plan(call, sms)) {
+    return *rated;
+  }
   const std::span<const gen::Tile> tiles = wgmma ? gen::wgmma_catalog() : gen::tile_catalog(call.data);
   Plan best = tile_plan(call, tiles.back(), wgmma);
   double best_cost = std::numeric_limits<double>::infinity();

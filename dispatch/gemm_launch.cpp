@@ -474,7 +474,8 @@ Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
 }
 
 // A strided batch (GemmCall::batch): the entries in grid z (batch_tiles of them a block) of one
-// launch per kMaxGridZ entries, K unsplit, on plan_batched's tile (or a forced one). Plain calls only.
+// launch per kMaxGridZ entries, K unsplit, on plan_batched's tile (kept in g_plans; or a forced
+// one). Plain calls only.
 Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
   Outcome out;
   if (call.fill != gen::kFillWhole || call.band != gen::kBandNone || call.d) {
@@ -487,9 +488,20 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     out.detail = "pointer-array batch wider than one launch's columns";
     return out;
   }
-  if (!t_forced)
-    return launch_decided(d, ctx, dev, call, plan_batched(call, wgmma, dev.multiprocessors), std::nullopt,
-                          std::nullopt);
+  if (!t_forced) {
+    const PlanKey key{ctx,
+                      {call.data, call.op_a, call.op_b, call.m, call.n, call.k},
+                      call.scalar_f16,
+                      gen::kBandNone,
+                      {call.batch, wgmma, batch_reads_c(call)}};
+    std::optional<ProblemPlans> known = g_plans.find(key);
+    if (!known) {
+      const Plan plan = plan_batched(call, wgmma, dev.multiprocessors);
+      known = ProblemPlans{plan, plan};
+      g_plans.add(key, *known);
+    }
+    return launch_decided(d, ctx, dev, call, std::move(known->plan), std::nullopt, std::nullopt);
+  }
   Plan plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                              t_forced->tile, 1);
   plan.config.batched = true;
@@ -534,7 +546,7 @@ Outcome run_gemm(const GemmCall& call) {
     // stream capture, where nothing is timed, is benchmarked on a later call).
     // A quick plan is neither timed nor kept.
     const int top_k = call.quick_plan ? 0 : benchmark_top_k();
-    const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16, call.band};
+    const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16, call.band, {}};
     std::optional<ProblemPlans> known;
     if (top_k == 0 && !call.quick_plan) known = g_plans.find(key);
     if (!known) {

@@ -7,8 +7,11 @@ namespace ptxblas::dispatch {
 
 std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
   std::size_t h = model::ProblemHash{}(k.problem);
-  h ^= std::hash<const void*>{}(k.ctx) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h ^ (static_cast<std::size_t>(k.scalar_f16) | static_cast<std::size_t>(k.band) << 1);
+  const auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<const void*>{}(k.ctx));
+  mix(static_cast<std::size_t>(k.batched.batch));
+  return h ^ (static_cast<std::size_t>(k.scalar_f16) | static_cast<std::size_t>(k.band) << 1 |
+              static_cast<std::size_t>(k.batched.wgmma) << 8 | static_cast<std::size_t>(k.batched.reads_c) << 9);
 }
 
 std::optional<ProblemPlans> PlanCache::find(const PlanKey& key) const {

@@ -2,10 +2,12 @@
 // first-sight benchmarks are off: a repeated shape then skips plan_gemm, the cp.async lowering
 // and the picker's lookup (0.1-0.25 us per call, a quarter of a cached shape's 1 us dispatch
 // budget; perf notes §38), and f32's vector-stage lowering (~80 ns per call, §45 follow-up).
-// Plans depend on the device only through its SM count and model, both fixed per context.
+// Plans depend on the device only through its SM count and model, both fixed per context. A
+// batch's plan (plan_batched) is kept too: its cost model and rules take 0.1-0.5 us a call.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <shared_mutex>
 #include <unordered_map>
@@ -16,11 +18,20 @@
 
 namespace ptxblas::dispatch {
 
+// What a batch's plan weighs beyond its problem: its entries, whether wgmma serves it
+// (wgmma_fits) and whether its epilogue reads C (batch_reads_c). batch 0: a single call.
+struct BatchKey {
+  std::int64_t batch = 0;
+  bool wgmma = false, reads_c = false;
+  bool operator==(const BatchKey&) const = default;
+};
+
 struct PlanKey {
   CUcontext ctx = nullptr;
   model::Problem problem;
   bool scalar_f16 = false;
   int band = 0;  // gen::kBand*: a banded step is planned apart from the plain GEMM of its shape
+  BatchKey batched;
   bool operator==(const PlanKey&) const = default;
 };
 

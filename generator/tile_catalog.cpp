@@ -110,6 +110,35 @@ const Tile* skinny_tile(DataType t, int width) {
   return nullptr;
 }
 
+const std::vector<RatedTile>& batched_tiles(DataType t) {
+  // A forced sweep on the H200 (perf notes §139; 26 batches, 32-1024 square and not, K 32-256,
+  // 16-2000 entries, beta 0): each tile's TFLOP/s over its share of useful work (m n over the
+  // padded tiles) and its last wave's fill (blocks over slots, waves rounded up), geometric mean
+  // over the batches. f32's 16-deep K-steps ran x1.05-1.2 of the 8-deep ones wherever K is a
+  // multiple of 16 (and lost where it was not: dispatch offers them there only); 32 x 32 blocks of
+  // 4 x 4 thread tiles (64 threads, ten blocks an SM) led on the smallest entries. f64's 64 x 64
+  // blocks one 8-deep slice a K-step (32 x 32 warp tiles, three blocks an SM) led on most. (128 x
+  // 64 x 16, 22.8, best nowhere, spills in its batched form: not offered.)
+  constexpr Family M = Family::Mma, S = Family::Simt;
+  static const std::vector<RatedTile> f32 = {{{128, 128, 8, 8, 8, 4, S, false, 2}, 30.6},
+                                             {{128, 128, 16, 8, 8, 4, S, false, 2}, 23.5},
+                                             {{64, 128, 8, 4, 8, 4, S, false, 2}, 23.6},
+                                             {{64, 64, 16, 4, 4, 4, S, false, 2}, 23.4},
+                                             {{64, 64, 8, 4, 4, 4, S, false, 2}, 20.1},
+                                             {{32, 32, 16, 4, 4, 4, S, false, 2}, 17.7},
+                                             {{32, 32, 8, 2, 2, 2, S, false, 2}, 13.5}};
+  static const std::vector<RatedTile> f64 = {{{128, 64, 8, 64, 32, 1, M, false, 3}, 25.6},
+                                             {{64, 128, 8, 32, 64, 1, M, false, 3}, 24.9},
+                                             {{64, 64, 8, 32, 32, 1, M, false, 3}, 26.5},
+                                             {{64, 64, 16, 32, 32, 1, M, false, 3}, 19.9},
+                                             {{64, 32, 16, 32, 16, 1, M, false, 3}, 18.7},
+                                             {{32, 64, 16, 16, 32, 1, M, false, 3}, 19.2},
+                                             {{32, 32, 8, 16, 16, 1, M, false, 3}, 18.5},
+                                             {{32, 32, 16, 16, 16, 1, M, false, 3}, 17.8}};
+  static const std::vector<RatedTile> none;
+  return t == DataType::F32 ? f32 : t == DataType::F64 ? f64 : none;
+}
+
 Tile mirrored(Tile t) {
   std::swap(t.ml, t.nl);
   std::swap(t.ms, t.ns);

@@ -35,6 +35,18 @@ const Tile* narrow_tile(DataType t, bool k_contiguous, int width);
 // null for other types and widths.
 const Tile* skinny_tile(DataType t, int width);
 
+// A tile a strided batch of f32 or f64 GEMMs may run on (dispatch's plan_batched, outside wgmma),
+// with the TFLOP/s it reached on the H200 with every block's work the batch's and its last wave
+// full (fitted over a sweep of 26 batches, perf notes §139).
+struct RatedTile {
+  Tile tile;
+  double tflops;
+};
+
+// The rated tiles of f32 and f64 (largest first); empty for the other types, whose batches the
+// catalogue's tiles serve.
+const std::vector<RatedTile>& batched_tiles(DataType t);
+
 // The same tile for a C narrow in M: rows and columns (block and thread or warp tile) swapped.
 Tile mirrored(Tile t);
 

@@ -25,6 +25,7 @@ struct PtxblasEntries {
   decltype(&cublasZgemm_v2) z = nullptr;
   decltype(&cublasHgemm) h = nullptr;
   GemmExFn gemm_ex = nullptr;
+  decltype(&cublasHgemmStridedBatched) h_strided = nullptr;
   decltype(&::ptxblas_last_call) last_call = nullptr;
   decltype(&::ptxblas_force_tile) force_tile = nullptr;
 };
@@ -110,6 +111,7 @@ void load_ptxblas(const std::string& path) {
   resolve(lib, "cublasZgemm_v2", g_ptx.z);
   resolve(lib, "cublasHgemm", g_ptx.h);
   resolve(lib, "cublasGemmEx", g_ptx.gemm_ex);
+  resolve(lib, "cublasHgemmStridedBatched", g_ptx.h_strided);
   resolve(lib, "ptxblas_last_call", g_ptx.last_call);
   resolve(lib, "ptxblas_force_tile", g_ptx.force_tile);
 }
@@ -132,6 +134,17 @@ cublasStatus_t run_gemm(Impl impl, cublasHandle_t h, const Shape& s, const Opera
     case 'B': return call_bf16(ptx ? g_ptx.gemm_ex : static_cast<GemmExFn>(&cublasGemmEx), h, s, o);
     default: return CUBLAS_STATUS_INVALID_VALUE;
   }
+}
+
+cublasStatus_t run_h_strided_batch(Impl impl, cublasHandle_t h, const Shape& s, int batch, const Operands& o) {
+  const Layout l = layout(s);
+  const auto fn = impl == Impl::Ptxblas ? g_ptx.h_strided : &cublasHgemmStridedBatched;
+  const __half* beta = o.accumulate ? &Scalars<__half>::one : &Scalars<__half>::zero;
+  return fn(h, op(s.transa), op(s.transb), static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
+            &Scalars<__half>::one, static_cast<const __half*>(o.a), static_cast<int>(l.lda),
+            static_cast<long long>(l.a_elems), static_cast<const __half*>(o.b), static_cast<int>(l.ldb),
+            static_cast<long long>(l.b_elems), beta, static_cast<__half*>(o.c), static_cast<int>(l.ldc),
+            static_cast<long long>(l.c_elems), batch);
 }
 
 }  // namespace bench

@@ -37,4 +37,8 @@ struct Operands {
 // ops, host pointer mode.
 cublasStatus_t run_gemm(Impl impl, cublasHandle_t h, const Shape& s, const Operands& o);
 
+// The same for H as a strided batch of `batch` entries packed one after another
+// (cublasHgemmStridedBatched).
+cublasStatus_t run_h_strided_batch(Impl impl, cublasHandle_t h, const Shape& s, int batch, const Operands& o);
+
 }  // namespace bench

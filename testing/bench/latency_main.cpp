@@ -5,8 +5,9 @@
 //     on-disk cache, CUDA_CACHE_PATH); run twice with the same CUDA_CACHE_PATH to see both;
 //   a repeated shape: host time per call to enqueue a tiny GEMM (batches of 128 calls, each batch
 //     timed without the synchronisation after it), ptxblas and cuBLAS: S 16x16x16, and H
-//     64x64x64, which takes the wgmma path (its plan rules and two tensor maps per call, none
-//     of them cached: perf notes, open findings); and the same for a bare
+//     64x64x64, which takes the wgmma path (its plan rules per call, its tensor maps from a
+//     per-thread cache, §132), and an H strided batch of 64 entries of 128x128x64 (its plan
+//     kept per shape since §138; the cost model took 0.1-0.5 us a call); and the same for a bare
 //     cuLaunchKernel of an empty kernel on the same stream (the driver's own floor), so that
 //     ptxblas's time above it is its dispatch overhead (issue 4: at most 1 us for a cached shape).
 //     They take turns batch by batch, and "above it" is the median of each round's difference:
@@ -46,9 +47,10 @@ struct Device {
   void* c = nullptr;
 };
 
-Device alloc(const bench::Shape& s) {
+// `entries` operands of the shape, one after another (a strided batch's).
+Device alloc(const bench::Shape& s, std::size_t entries = 1) {
   const bench::Layout l = bench::layout(s);
-  const std::size_t es = bench::elem_bytes(s.type);
+  const std::size_t es = bench::elem_bytes(s.type) * entries;
   Device d;
   CUDA_CHECK(cudaMalloc(&d.a, l.a_elems * es));
   CUDA_CHECK(cudaMalloc(&d.b, l.b_elems * es));
@@ -121,13 +123,17 @@ std::function<void()> launch_floor(cudaStream_t st, bool gemm_params) {
   };
 }
 
-// Host time per call of a repeated tiny GEMM, ptxblas, cuBLAS and the two launch floors in turn
-// (printed as one line each).
-void repeated_calls(cublasHandle_t h, cudaStream_t st, const bench::Shape& tiny, int batches) {
-  Device d = alloc(tiny);
+// Host time per call of a repeated tiny GEMM (a strided batch of `entries` where > 1: H only),
+// ptxblas, cuBLAS and the two launch floors in turn (printed as one line each).
+void repeated_calls(cublasHandle_t h, cudaStream_t st, const bench::Shape& tiny, int entries, int batches) {
+  Device d = alloc(tiny, static_cast<std::size_t>(entries));
+  auto gemm = [&](bench::Impl impl) {
+    const bench::Operands o{d.a, d.b, d.c};
+    CUBLAS_CHECK(entries > 1 ? bench::run_h_strided_batch(impl, h, tiny, entries, o) : bench::run_gemm(impl, h, tiny, o));
+  };
   for (int i = 0; i < 3; ++i) {  // warm both paths
-    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Ptxblas, h, tiny, {d.a, d.b, d.c}));
-    CUBLAS_CHECK(bench::run_gemm(bench::Impl::Cublas, h, tiny, {d.a, d.b, d.c}));
+    gemm(bench::Impl::Ptxblas);
+    gemm(bench::Impl::Cublas);
   }
   // The two floors (launch_floor): a launch each, its times, and ptxblas's time above it per round.
   struct Floor {
@@ -141,7 +147,6 @@ void repeated_calls(cublasHandle_t h, cudaStream_t st, const bench::Shape& tiny,
     if (f.launch)
       for (int i = 0; i < 3; ++i) f.launch();
   CUDA_CHECK(cudaStreamSynchronize(st));
-  auto gemm = [&](bench::Impl impl) { CUBLAS_CHECK(bench::run_gemm(impl, h, tiny, {d.a, d.b, d.c})); };
   std::vector<double> ptx, cub;
   for (int b = 0; b < batches; ++b) {  // all in turn, so that drift hits each alike
     ptx.push_back(batch_us([&] { gemm(bench::Impl::Ptxblas); }, st));
@@ -204,9 +209,9 @@ int main(int argc, char** argv) {
     release(d);
   }
 
-  for (const bench::Shape& tiny : {bench::Shape{'S', 'N', 'N', 16, 16, 16, "S 16x16x16"},
-                                   bench::Shape{'H', 'N', 'T', 64, 64, 64, "H 64x64x64"}})
-    repeated_calls(h, st, tiny, batches);
+  repeated_calls(h, st, bench::Shape{'S', 'N', 'N', 16, 16, 16, "S 16x16x16"}, 1, batches);
+  repeated_calls(h, st, bench::Shape{'H', 'N', 'T', 64, 64, 64, "H 64x64x64"}, 1, batches);
+  repeated_calls(h, st, bench::Shape{'H', 'T', 'N', 128, 128, 64, "H 128x128x64 x64 (strided batch)"}, 64, batches);
   CUBLAS_CHECK(cublasDestroy(h));
   CUDA_CHECK(cudaStreamDestroy(st));
   return 0;

@@ -414,17 +414,25 @@ TEST(PtxasFamilies, SplitKReductionsAssemble) {
     }
 }
 
-// The strided-batch variant of every catalogued tile (and of the SIMT and mma ones, the pointer-array variant) (the tiles dispatch's plan_batched picks
-// from) assembles without spills, at the plain kernel's occupancy within one block per SM.
+// The strided-batch variant of every catalogued and rated batch tile (and of the SIMT and mma ones,
+// the pointer-array variant): the tiles dispatch's plan_batched picks from, which assemble without
+// spills, at the plain kernel's occupancy within one block per SM.
 TEST(PtxasFamilies, BatchedCatalogueAssembles) {
   std::vector<KernelConfig> configs;
-  for (DataType t : {DataType::F32, DataType::F64, DataType::C32, DataType::C64, DataType::F16, DataType::BF16})
+  for (DataType t : {DataType::F32, DataType::F64, DataType::C32, DataType::C64, DataType::F16, DataType::BF16}) {
     for (const Tile& tile : tile_catalog(t)) {
       KernelConfig c;
       c.data = t;
       c.op_a = Op::T;
       configs.push_back(with_tile(c, tile));
     }
+    for (const RatedTile& r : batched_tiles(t)) {
+      KernelConfig c;
+      c.data = t;
+      c.op_b = Op::T;
+      configs.push_back(with_tile(c, r.tile));
+    }
+  }
   for (const Tile& tile : wgmma_catalog()) {
     KernelConfig c;
     c.data = DataType::F16;

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
+#include <tuple>
 
 #include "batched_plan.hpp"
 #include "resources.hpp"
+#include "tile_catalog.hpp"
 
 namespace ptxblas::dispatch {
 namespace {
@@ -40,6 +43,20 @@ TEST(BatchedPlan, IsLegalUnsplitAndBatchedForEveryTypeAndFamily) {
     }
 }
 
+// What the plan cache keys a batch's read of C by: beta != 0 in either part, or beta on the device.
+TEST(BatchedPlan, ReadsCWhereBetaIsNonzeroOrOnTheDevice) {
+  GemmCall c = batch_call(gen::DataType::F16, 64, 64, 64, 8);
+  EXPECT_FALSE(batch_reads_c(c));
+  c.beta[1] = 0.5;
+  EXPECT_TRUE(batch_reads_c(c));
+  c.beta[1] = 0;
+  c.beta[0] = -1;
+  EXPECT_TRUE(batch_reads_c(c));
+  c.beta[0] = 0;
+  c.device_scalars = true;
+  EXPECT_TRUE(batch_reads_c(c));
+}
+
 TEST(BatchedPlan, TakesSmallTilesBelowAWaveAndLargeOnesOverMany) {
   // 8 entries of 64 x 64: one 32 x 32 block each would leave the SMs idle, so the smallest tile.
   const Plan few = plan_batched(batch_call(gen::DataType::F64, 64, 64, 512, 8), false, kSms);
@@ -53,6 +70,34 @@ TEST(BatchedPlan, TakesSmallTilesBelowAWaveAndLargeOnesOverMany) {
 
 // Several entries a block only for wgmma batches of at most two K-steps that fill two waves of
 // tiles: 3 to 8 of them, the fewest waves times entries.
+// f32 and f64 batches run a rated tile (gen::batched_tiles), the one of highest TFLOP/s times
+// useful work times last-wave fill: what the H200 sweep measured best (perf notes §139).
+TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
+  const auto tile_of = [](gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+    const gen::KernelConfig c = plan_batched(batch_call(t, m, n, k, batch), false, kSms).config;
+    EXPECT_EQ(gen::why_illegal(c), "");
+    return std::to_string(c.ml) + "x" + std::to_string(c.nl) + "x" + std::to_string(c.u);
+  };
+  // 96 x 96 entries: one 128 x 128 block each fills a wave at 56% useful work, and ran 16.6
+  // TFLOP/s against 12.0 for nine 32 x 32 blocks (2 x 2 thread tiles, the cost model's pick).
+  EXPECT_EQ(tile_of(gen::DataType::F32, 96, 96, 96, 256), "128x128x8");
+  // Small entries with K a multiple of 16: 16-deep K-steps; 32 x 32 blocks of 4 x 4 thread tiles.
+  EXPECT_EQ(tile_of(gen::DataType::F32, 160, 160, 160, 100), "32x32x16");
+  EXPECT_EQ(tile_of(gen::DataType::F32, 128, 128, 64, 64), "64x64x16");
+  // K = 50 and 40 are no multiples of 16: no 16-deep K-step (the sweep's were slower there).
+  for (const auto& [m, k, batch] : {std::tuple{100, 50, 300}, std::tuple{200, 40, 150}, std::tuple{160, 24, 100}})
+    for (gen::DataType t : {gen::DataType::F32, gen::DataType::F64}) {
+      const gen::KernelConfig c = plan_batched(batch_call(t, m, m, k, batch), false, kSms).config;
+      EXPECT_LE(c.u, 8) << m << " x " << k << " x " << batch;
+    }
+  // f64: 64 x 64 blocks of one 8-deep slice a K-step where they fill the waves best.
+  EXPECT_EQ(tile_of(gen::DataType::F64, 512, 512, 64, 96), "64x64x8");
+  EXPECT_EQ(tile_of(gen::DataType::F64, 48, 48, 48, 1024), "64x64x8");
+  // Types without rated tiles keep the catalogue's cost model.
+  EXPECT_TRUE(gen::batched_tiles(gen::DataType::C64).empty());
+  EXPECT_TRUE(gen::batched_tiles(gen::DataType::C32).empty());
+}
+
 TEST(BatchedPlan, RunsSeveralShortKEntriesABlockOnlyWhereTheyFillWaves) {
   const Plan shortk = plan_batched(batch_call(gen::DataType::F16, 512, 512, 64, 96), true, kSms);
   EXPECT_GE(shortk.config.batch_tiles, 3);

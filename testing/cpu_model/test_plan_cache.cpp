@@ -19,7 +19,7 @@ ProblemPlans plan_with_kg(int kg) {
 TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   PlanCache cache;
   const auto ctx = reinterpret_cast<CUcontext>(0x1000);
-  const PlanKey key{ctx, {gen::DataType::F64, gen::Op::N, gen::Op::T, 100, 200, 300}, false};
+  const PlanKey key{ctx, {gen::DataType::F64, gen::Op::N, gen::Op::T, 100, 200, 300}, false, 0, {}};
   EXPECT_FALSE(cache.find(key));
   cache.add(key, plan_with_kg(3));
   ASSERT_TRUE(cache.find(key));
@@ -43,14 +43,38 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   other.band = gen::kBandALower;  // a banded step of the same shape is planned apart (§59)
   EXPECT_FALSE(cache.find(other));
 
+  other = key;
+  other.batched.batch = 1;  // a batch of one (pointer arrays) is planned apart from a single call
+  EXPECT_FALSE(cache.find(other));
+
   cache.add(key, plan_with_kg(5));  // a newer plan replaces the old one
   EXPECT_EQ(cache.find(key)->plan.kg, 5);
   EXPECT_EQ(cache.size(), 1u);
 }
 
+// A batch's plan (plan_batched) weighs its entries, wgmma and whether C is read: each is its own key.
+TEST(PlanCache, KeepsABatchsPlanPerEntriesFamilyAndReadOfC) {
+  PlanCache cache;
+  const PlanKey key{nullptr, {gen::DataType::F16, gen::Op::T, gen::Op::N, 128, 128, 64}, false, 0, {64, true, false}};
+  cache.add(key, plan_with_kg(1));
+  ASSERT_TRUE(cache.find(key));
+  PlanKey other = key;
+  other.batched.batch = 65;
+  EXPECT_FALSE(cache.find(other));
+  other = key;
+  other.batched.wgmma = false;
+  EXPECT_FALSE(cache.find(other));
+  other = key;
+  other.batched.reads_c = true;
+  EXPECT_FALSE(cache.find(other));
+  other = key;
+  other.batched = {};
+  EXPECT_FALSE(cache.find(other));
+}
+
 TEST(PlanCache, StartsOverWhenFull) {
   PlanCache cache;
-  PlanKey key{nullptr, {gen::DataType::F32, gen::Op::N, gen::Op::N, 1, 1, 1}, false};
+  PlanKey key{nullptr, {gen::DataType::F32, gen::Op::N, gen::Op::N, 1, 1, 1}, false, 0, {}};
   for (std::size_t i = 0; i < PlanCache::kMaxEntries; ++i) {
     key.problem.m = static_cast<std::int64_t>(i) + 1;
     cache.add(key, plan_with_kg(1));

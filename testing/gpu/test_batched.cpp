@@ -507,6 +507,72 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
   }
 }
 
+// f32 and f64 batches on their rated tiles (gen::batched_tiles, perf notes §139): each forced on
+// ragged entries in every layout, K a multiple of 16 and not, padded leading dimensions and gaps
+// between entries, the scalars cycling; then the dispatcher's own pick on five batches (the
+// expected tiles are 132 SMs' plans: other counts move the waves). Each entry checked as every
+// batch is.
+TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xBA83ull);
+  struct Rated {
+    const char* entry;
+    const char* tile;    // ptxblas_force_tile's spec
+    const char* expect;  // in the kernel's name
+  };
+  const Rated rated[] = {{"SgemmStridedBatched", "simt 128 128 8 8 8 4 1 0 2", "_128x128x8_8x8_"},
+                         {"SgemmStridedBatched", "simt 128 128 16 8 8 4 1 0 2", "_128x128x16_8x8_"},
+                         {"SgemmStridedBatched", "simt 64 128 8 4 8 4 1 0 2", "_64x128x8_4x8_"},
+                         {"SgemmStridedBatched", "simt 64 64 16 4 4 4 1 0 2", "_64x64x16_4x4_"},
+                         {"SgemmStridedBatched", "simt 64 64 8 4 4 4 1 0 2", "_64x64x8_4x4_"},
+                         {"SgemmStridedBatched", "simt 32 32 16 4 4 4 1 0 2", "_32x32x16_4x4_"},
+                         {"SgemmStridedBatched", "simt 32 32 8 2 2 2 1 0 2", "_32x32x8_2x2_"},
+                         {"DgemmStridedBatched", "mma 128 64 8 64 32 1 1 0 3", "_128x64x8_64x32_"},
+                         {"DgemmStridedBatched", "mma 64 128 8 32 64 1 1 0 3", "_64x128x8_32x64_"},
+                         {"DgemmStridedBatched", "mma 64 64 8 32 32 1 1 0 3", "_64x64x8_32x32_"},
+                         {"DgemmStridedBatched", "mma 64 64 16 32 32 1 1 0 3", "_64x64x16_32x32_"},
+                         {"DgemmStridedBatched", "mma 64 32 16 32 16 1 1 0 3", "_64x32x16_32x16_"},
+                         {"DgemmStridedBatched", "mma 32 64 16 16 32 1 1 0 3", "_32x64x16_16x32_"},
+                         {"DgemmStridedBatched", "mma 32 32 8 16 16 1 1 0 3", "_32x32x8_16x16_"},
+                         {"DgemmStridedBatched", "mma 32 32 16 16 16 1 1 0 3", "_32x32x16_16x16_"}};
+  const Shape shapes[] = {{100, 72, 48}, {33, 130, 40}};
+  int i = 0;
+  for (const Rated& t : rated)
+    for (const Shape& s : shapes) {
+      const auto [ta, tb] = kRealOps[i % std::size(kRealOps)];
+      const Batch b = with_strides(make_gemm(ta, tb, s, i % 2 == 1, i, rng), 5, 8 * (i % 2));
+      const ForcedTile forced(t.tile);
+      ASSERT_TRUE(forced.accepted());
+      const BatchedEntry& e = batched_entry_named(t.entry);
+      const CheckResult r = check_batched(e, b, h.get(), rng);
+      EXPECT_EQ(r.failure, "") << describe(e, b) << " on " << t.tile << " -> " << r.kernel;
+      EXPECT_NE(r.kernel.find(t.expect), std::string::npos) << describe(e, b) << " ran " << r.kernel;
+      ++i;
+    }
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  if (sms != 132) GTEST_SKIP() << "the expected plans are 132 SMs' (this device has " << sms << ")";
+  struct Planned {
+    const char* entry;
+    Shape s;
+    std::int64_t count;
+    const char* expect;
+  };
+  const Planned planned[] = {{"SgemmStridedBatched", {96, 96, 32}, 200, "simt_s_nn_128x128x8_8x8_"},
+                             {"SgemmStridedBatched", {96, 96, 96}, 128, "simt_s_nn_32x32x16_4x4_"},
+                             {"SgemmStridedBatched", {40, 40, 32}, 300, "simt_s_nn_64x64x16_4x4_"},
+                             {"DgemmStridedBatched", {100, 100, 50}, 60, "mma_d_nn_64x64x8_32x32_"},
+                             {"DgemmStridedBatched", {48, 48, 48}, 200, "mma_d_nn_32x32x8_16x16_"}};
+  for (const Planned& p : planned) {
+    const BatchedEntry& e = batched_entry_named(p.entry);
+    const Batch b = with_strides(make_gemm(CUBLAS_OP_N, CUBLAS_OP_N, p.s, false, i++, rng), p.count);
+    const CheckResult r = check_batched(e, b, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, b) << " -> " << r.kernel;
+    EXPECT_NE(r.kernel.find(p.expect), std::string::npos) << describe(e, b) << " ran " << r.kernel;
+  }
+}
+
 // Blocks that run several entries (KernelConfig::batch_tiles), forced: 2, 3 and 5 entries a block
 // over 7 entries (the last block fewer), one to three K-steps (the stages' phases run on across
 // entries), every scalar case (alpha = 0 included), one and two consumer warpgroups; C through the
