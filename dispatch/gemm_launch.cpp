@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "cuda_driver.hpp"
@@ -353,6 +354,16 @@ VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
                            aligned(call.b, call.stride_b), call.ldb);
 }
 
+// The problem's plan, or its f32 vector-stage form where the call's alignment lets an operand copy
+// vectors (§42; one operand is enough, §45), with that decision: the lowering is the problem's,
+// whether its vectors run the call's.
+std::pair<Plan, std::optional<VectorCopies>> plan_for_alignment(const GemmCall& call, const ProblemPlans& known) {
+  const bool lowered = known.vector_stages.config.stages != known.plan.config.stages;
+  if (const VectorCopies v = lowered ? vectors_for_call(call, known.vector_stages) : VectorCopies{}; v.any())
+    return {known.vector_stages, v};
+  return {known.plan, std::nullopt};
+}
+
 // launch_plan, with the call's vector-copy decision already made where `vectors` holds one
 // (run_gemm makes it when it picks the f32 vector-stage form, §42: not looked up twice per call),
 // and the block order where `raster` holds one (a forced tile's).
@@ -474,8 +485,8 @@ Outcome run_packed(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, co
 }
 
 // A strided batch (GemmCall::batch): the entries in grid z (batch_tiles of them a block) of one
-// launch per kMaxGridZ entries, K unsplit, on plan_batched's tile (kept in g_plans; or a forced
-// one). Plain calls only.
+// launch per kMaxGridZ entries, K unsplit, on plan_batched's tile (kept in g_plans, in its f32
+// vector-stage form where the call's alignment lets it run; or a forced one). Plain calls only.
 Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, const GemmCall& call) {
   Outcome out;
   if (call.fill != gen::kFillWhole || call.band != gen::kBandNone || call.d) {
@@ -497,10 +508,12 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     std::optional<ProblemPlans> known = g_plans.find(key);
     if (!known) {
       const Plan plan = plan_batched(call, wgmma, dev.multiprocessors);
-      known = ProblemPlans{plan, plan};
+      known = ProblemPlans{plan, with_f32_vector_stages(plan)};
       g_plans.add(key, *known);
     }
-    return launch_decided(d, ctx, dev, call, std::move(known->plan), std::nullopt, std::nullopt);
+    // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§139).
+    auto [plan, vectors] = plan_for_alignment(call, *known);
+    return launch_decided(d, ctx, dev, call, std::move(plan), vectors, std::nullopt);
   }
   Plan plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k,
                              t_forced->tile, 1);
@@ -554,15 +567,7 @@ Outcome run_gemm(const GemmCall& call) {
       known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
       if (top_k == 0 && !call.quick_plan) g_plans.add(key, *known);
     }
-    // The lowering is the problem's, whether its vectors run is the call's alignment (§42); one
-    // operand in vectors is enough (§45).
-    const bool lowered = known->vector_stages.config.stages != known->plan.config.stages;
-    if (const VectorCopies v = lowered ? vectors_for_call(call, known->vector_stages) : VectorCopies{}; v.any()) {
-      plan = known->vector_stages;
-      vectors = v;
-    } else {
-      plan = known->plan;
-    }
+    std::tie(plan, vectors) = plan_for_alignment(call, *known);
   }
   return launch_decided(d, ctx, dev, call, std::move(plan), vectors,
                         t_forced ? t_forced->raster : std::nullopt);

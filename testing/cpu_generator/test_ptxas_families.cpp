@@ -431,6 +431,12 @@ TEST(PtxasFamilies, BatchedCatalogueAssembles) {
       c.data = t;
       c.op_b = Op::T;
       configs.push_back(with_tile(c, r.tile));
+      if (t != DataType::F32) continue;
+      // Their f32 vector-stage form (dispatch's with_f32_vector_stages where the call is aligned).
+      c = with_tile(c, r.tile);
+      c.stages = 3;
+      c.unbounded = c.vec_copy_a = c.vec_copy_b = true;
+      if (why_illegal(c, Limits{}).empty()) configs.push_back(c);
     }
   }
   for (const Tile& tile : wgmma_catalog()) {

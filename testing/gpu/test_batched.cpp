@@ -509,9 +509,9 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
 
 // f32 and f64 batches on their rated tiles (gen::batched_tiles, perf notes §139): each forced on
 // ragged entries in every layout, K a multiple of 16 and not, padded leading dimensions and gaps
-// between entries, the scalars cycling; then the dispatcher's own pick on five batches (the
-// expected tiles are 132 SMs' plans: other counts move the waves). Each entry checked as every
-// batch is.
+// between entries, the scalars cycling; then the dispatcher's own pick on six batches (the
+// expected tiles are 132 SMs' plans: other counts move the waves; aligned f32 entries run the
+// cp.async vector-stage form, s3). Each entry checked as every batch is.
 TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
   SKIP_WITHOUT_GPU();
   Handle h;
@@ -563,7 +563,8 @@ TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
                              {"SgemmStridedBatched", {96, 96, 96}, 128, "simt_s_nn_32x32x16_4x4_"},
                              {"SgemmStridedBatched", {40, 40, 32}, 300, "simt_s_nn_64x64x16_4x4_"},
                              {"DgemmStridedBatched", {100, 100, 50}, 60, "mma_d_nn_64x64x8_32x32_"},
-                             {"DgemmStridedBatched", {48, 48, 48}, 200, "mma_d_nn_32x32x8_16x16_"}};
+                             {"DgemmStridedBatched", {48, 48, 48}, 200, "mma_d_nn_32x32x8_16x16_"},
+                             {"SgemmStridedBatched", {128, 128, 512}, 8, "simt_s_nn_64x64x16_4x4_v4_s3_"}};
   for (const Planned& p : planned) {
     const BatchedEntry& e = batched_entry_named(p.entry);
     const Batch b = with_strides(make_gemm(CUBLAS_OP_N, CUBLAS_OP_N, p.s, false, i++, rng), p.count);
