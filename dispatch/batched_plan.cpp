@@ -57,7 +57,8 @@ const gen::Tile* wide_tile(const GemmCall& call) {
 }
 
 // Rated tiles (gen::batched_tiles) this deep a K-step or less run any K; deeper ones only a K they
-// divide (a masked last K-step cost the sweep's 16-deep f32 tiles their lead, perf notes §139).
+// divide (a masked last K-step cost the sweep's 16-deep f32 and f64 tiles their lead on K = 40 and
+// 50, perf notes §139; a held-out f64 200^3 x 50 ran 6% slower for the rule).
 // The rates hold for batches up to kRatedMaxK deep (the sweep's), their last wave's fill counted
 // in slots (blocks_per_sm a multiprocessor: short blocks overlap); deeper, only the tiles marked
 // `deep` are offered, the fill counted in blocks a multiprocessor (a long block's time is its own

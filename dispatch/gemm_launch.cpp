@@ -500,11 +500,7 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     return out;
   }
   if (!t_forced) {
-    const PlanKey key{ctx,
-                      {call.data, call.op_a, call.op_b, call.m, call.n, call.k},
-                      call.scalar_f16,
-                      gen::kBandNone,
-                      {call.batch, wgmma, batch_reads_c(call)}};
+    const PlanKey key = batch_plan_key(ctx, call, wgmma);
     std::optional<ProblemPlans> known = g_plans.find(key);
     if (!known) {
       const Plan plan = plan_batched(call, wgmma, dev.multiprocessors);

@@ -3,6 +3,8 @@
 #include <functional>
 #include <mutex>
 
+#include "batched_plan.hpp"
+
 namespace ptxblas::dispatch {
 
 std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
@@ -12,6 +14,14 @@ std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
   mix(static_cast<std::size_t>(k.batched.batch));
   return h ^ (static_cast<std::size_t>(k.scalar_f16) | static_cast<std::size_t>(k.band) << 1 |
               static_cast<std::size_t>(k.batched.wgmma) << 8 | static_cast<std::size_t>(k.batched.reads_c) << 9);
+}
+
+PlanKey batch_plan_key(CUcontext ctx, const GemmCall& call, bool wgmma) {
+  return {ctx,
+          {call.data, call.op_a, call.op_b, call.m, call.n, call.k},
+          call.scalar_f16,
+          gen::kBandNone,
+          {call.batch, wgmma, batch_reads_c(call)}};
 }
 
 std::optional<ProblemPlans> PlanCache::find(const PlanKey& key) const {

@@ -3,7 +3,9 @@
 // and the picker's lookup (0.1-0.25 us per call, a quarter of a cached shape's 1 us dispatch
 // budget; perf notes §38), and f32's vector-stage lowering (~80 ns per call, §45 follow-up).
 // Plans depend on the device only through its SM count and model, both fixed per context. A
-// batch's plan (plan_batched) is kept too: its cost model and rules take 0.1-0.5 us a call.
+// batch's plan (plan_batched, never timed: kept whatever the first-sight setting) is kept too:
+// its cost model and rules take 0.1-0.5 us a call (§138). Batches and single calls share the
+// bound below.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +36,11 @@ struct PlanKey {
   BatchKey batched;
   bool operator==(const PlanKey&) const = default;
 };
+
+// The key of a batched call's plan (run_batched): its problem, scalar_f16 and BatchKey; `wgmma`
+// whether that family serves it (wgmma_fits). Scalars but beta's being zero, pointers, strides
+// and leading dimensions do not enter it: plan_batched reads none of them.
+PlanKey batch_plan_key(CUcontext ctx, const GemmCall& call, bool wgmma);
 
 struct PlanKeyHash {
   std::size_t operator()(const PlanKey& k) const;

@@ -114,9 +114,13 @@ const std::vector<RatedTile>& batched_tiles(DataType t) {
   // A forced sweep on the H200 (perf notes §139; 26 batches, 32-1024 square and not, K 32-256,
   // 16-2000 entries, beta 0): each tile's TFLOP/s over its share of useful work (m n over the
   // padded tiles) and its last wave's fill (blocks over slots, waves rounded up), geometric mean
-  // over the batches. f32's 16-deep K-steps ran x1.05-1.2 of the 8-deep ones wherever K is a
-  // multiple of 16 (and lost where it was not: dispatch offers them there only); 32 x 32 blocks of
-  // 4 x 4 thread tiles (64 threads, ten blocks an SM) led on the smallest entries. f64's 64 x 64
+  // over the batches. Where K is a multiple of 16, f32's 64 x 64 blocks ran x1.00-1.23 with
+  // 16-deep K-steps against 8-deep ones, 32 x 32 blocks of 2 x 2 thread tiles x0.98-1.16, 128 x
+  // 128 ones mostly x0.80-0.92 (rated apart); where it was not, 16-deep steps lost (dispatch offers
+  // them where K is a multiple only). 32 x 32 blocks of 4 x 4 thread tiles (64 threads, nine or
+  // ten blocks an SM) led on the smallest entries. 64 x 64 blocks of 8 x 8 thread tiles (64
+  // threads; rates 27.7 and 23.5 at 8 and 16 deep) are not offered: picked on NN batches, they fell
+  // to x0.78 of 64 x 64 x 16's 4 x 4 tiles on TN ones (64^3 x 512: 12.7 against 16.2). f64's 64 x 64
   // blocks one 8-deep slice a K-step (32 x 32 warp tiles, three blocks an SM) led on most. (128 x
   // 64 x 16, 22.8, best nowhere, spills in its batched form: not offered.) Deeper than 256, a
   // second sweep (12 f32 batches, K 320-2048) had f32's 64 x 64 x 16 blocks (in their cp.async

@@ -68,8 +68,6 @@ TEST(BatchedPlan, TakesSmallTilesBelowAWaveAndLargeOnesOverMany) {
   EXPECT_EQ(128 % h.config.ml, 0);
 }
 
-// Several entries a block only for wgmma batches of at most two K-steps that fill two waves of
-// tiles: 3 to 8 of them, the fewest waves times entries.
 // f32 and f64 batches run a rated tile (gen::batched_tiles), the one of highest TFLOP/s times
 // useful work times last-wave fill: what the H200 sweep measured best (perf notes §139).
 TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
@@ -84,8 +82,10 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
   // Small entries with K a multiple of 16: 16-deep K-steps; 32 x 32 blocks of 4 x 4 thread tiles.
   EXPECT_EQ(tile_of(gen::DataType::F32, 160, 160, 160, 100), "32x32x16");
   EXPECT_EQ(tile_of(gen::DataType::F32, 128, 128, 64, 64), "64x64x16");
-  // K = 50 and 40 are no multiples of 16: no 16-deep K-step (the sweep's were slower there).
-  for (const auto& [m, k, batch] : {std::tuple{100, 50, 300}, std::tuple{200, 40, 150}, std::tuple{160, 24, 100}})
+  // K = 50, 40, 24 and 200 are no multiples of 16: no 16-deep K-step (the sweep's were slower on
+  // the first two; 160 x 24 and 200 x 200 would take one without the rule).
+  for (const auto& [m, k, batch] :
+       {std::tuple{100, 50, 300}, std::tuple{200, 40, 150}, std::tuple{160, 24, 100}, std::tuple{200, 200, 50}})
     for (gen::DataType t : {gen::DataType::F32, gen::DataType::F64}) {
       const gen::KernelConfig c = plan_batched(batch_call(t, m, m, k, batch), false, kSms).config;
       EXPECT_LE(c.u, 8) << m << " x " << k << " x " << batch;
@@ -100,11 +100,16 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
   EXPECT_EQ(tile_of(gen::DataType::F32, 512, 512, 512, 8), "128x128x8");
   EXPECT_EQ(tile_of(gen::DataType::F32, 200, 200, 400, 30), "128x128x8");
   EXPECT_EQ(tile_of(gen::DataType::F32, 300, 300, 500, 20), "64x64x8");  // K = 500: no 16-deep step
+  // (the short-K rates would take 64 x 64 x 8 here; the cost model keeps 64 x 64 x 16, which led
+  // f64 batches deeper than 256 in the second sweep)
+  EXPECT_EQ(tile_of(gen::DataType::F64, 384, 384, 512, 8), "64x64x16");
   // Types without rated tiles keep the catalogue's cost model.
   EXPECT_TRUE(gen::batched_tiles(gen::DataType::C64).empty());
   EXPECT_TRUE(gen::batched_tiles(gen::DataType::C32).empty());
 }
 
+// Several entries a block only for wgmma batches of at most two K-steps that fill two waves of
+// tiles: 3 to 8 of them, the fewest waves times entries.
 TEST(BatchedPlan, RunsSeveralShortKEntriesABlockOnlyWhereTheyFillWaves) {
   const Plan shortk = plan_batched(batch_call(gen::DataType::F16, 512, 512, 64, 96), true, kSms);
   EXPECT_GE(shortk.config.batch_tiles, 3);

@@ -2,6 +2,8 @@
 // stays bounded.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include "plan_cache.hpp"
 
 namespace ptxblas::dispatch {
@@ -52,24 +54,59 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   EXPECT_EQ(cache.size(), 1u);
 }
 
-// A batch's plan (plan_batched) weighs its entries, wgmma and whether C is read: each is its own key.
-TEST(PlanCache, KeepsABatchsPlanPerEntriesFamilyAndReadOfC) {
+// A batch's key (batch_plan_key, what run_batched caches its plan by) tells apart every call
+// plan_batched plans apart: entries, family, type, ops, shape, scalar_f16 and whether C is read
+// (beta != 0 in either part, or on the device); calls that differ only in what the plan does not
+// read (alpha, beta's value, pointers, strides, leading dimensions) share one. None is a single
+// call's key.
+TEST(PlanCache, KeysABatchByWhatItsPlanReads) {
+  const auto ctx = reinterpret_cast<CUcontext>(0x1000);
+  GemmCall call;
+  call.data = gen::DataType::F32;
+  call.op_a = gen::Op::T;
+  call.m = 128;
+  call.n = 96;
+  call.k = 64;
+  call.batch = 64;
+  call.alpha[0] = 1;
+  call.lda = call.ldb = call.ldc = 128;
+  call.stride_a = call.stride_b = call.stride_c = 128 * 128;
+  const PlanKey key = batch_plan_key(ctx, call, false);
   PlanCache cache;
-  const PlanKey key{nullptr, {gen::DataType::F16, gen::Op::T, gen::Op::N, 128, 128, 64}, false, 0, {64, true, false}};
   cache.add(key, plan_with_kg(1));
-  ASSERT_TRUE(cache.find(key));
-  PlanKey other = key;
-  other.batched.batch = 65;
-  EXPECT_FALSE(cache.find(other));
-  other = key;
-  other.batched.wgmma = false;
-  EXPECT_FALSE(cache.find(other));
-  other = key;
-  other.batched.reads_c = true;
-  EXPECT_FALSE(cache.find(other));
-  other = key;
-  other.batched = {};
-  EXPECT_FALSE(cache.find(other));
+  const auto same = [&](const GemmCall& c, bool wgmma = false) { return cache.find(batch_plan_key(ctx, c, wgmma)); };
+  EXPECT_TRUE(same(call));
+  EXPECT_FALSE(same(call, true));
+  GemmCall other = call;
+  other.alpha[0] = 2;
+  other.lda = other.ldb = other.ldc = 200;
+  other.stride_a = other.stride_b = other.stride_c = 200 * 200;
+  other.a = other.b = other.c = reinterpret_cast<void*>(0x4000);
+  EXPECT_TRUE(same(other));
+  other.beta[0] = 1;  // C read
+  EXPECT_FALSE(same(other));
+  other.beta[0] = 2;  // read again: the same plan
+  cache.add(batch_plan_key(ctx, other, false), plan_with_kg(2));
+  other.beta[0] = 0;
+  other.beta[1] = 1;
+  ASSERT_TRUE(same(other));
+  EXPECT_EQ(same(other)->plan.kg, 2);
+  other = call;
+  other.device_scalars = true;  // beta on the device: planned as if C were read
+  ASSERT_TRUE(same(other));
+  EXPECT_EQ(same(other)->plan.kg, 2);
+  for (auto change : std::initializer_list<void (*)(GemmCall&)>{
+           [](GemmCall& c) { c.batch = 65; },
+           [](GemmCall& c) { c.scalar_f16 = true; }, [](GemmCall& c) { c.data = gen::DataType::F64; },
+           [](GemmCall& c) { c.op_b = gen::Op::T; }, [](GemmCall& c) { c.k = 65; },
+           [](GemmCall& c) { c.batch = 1; }}) {
+    other = call;
+    change(other);
+    EXPECT_FALSE(same(other));
+  }
+  PlanKey single = key;
+  single.batched = {};  // a single call of the same problem
+  EXPECT_FALSE(cache.find(single));
 }
 
 TEST(PlanCache, StartsOverWhenFull) {

@@ -507,49 +507,55 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
   }
 }
 
-// f32 and f64 batches on their rated tiles (gen::batched_tiles, perf notes §139): each forced on
-// ragged entries in every layout, K a multiple of 16 and not, padded leading dimensions and gaps
-// between entries, the scalars cycling; then the dispatcher's own pick on six batches (the
+// The rated tiles of f32 and f64 batches (gen::batched_tiles, perf notes §139): the strided and
+// the pointer-array tests force each.
+struct RatedTileCase {
+  const char* type;    // "S" or "D": the entry point's letter
+  const char* tile;    // ptxblas_force_tile's spec
+  const char* expect;  // in the kernel's name
+};
+const RatedTileCase kRatedTiles[] = {{"S", "simt 128 128 8 8 8 4 1 0 2", "_128x128x8_8x8_"},
+                                     {"S", "simt 128 128 16 8 8 4 1 0 2", "_128x128x16_8x8_"},
+                                     {"S", "simt 64 128 8 4 8 4 1 0 2", "_64x128x8_4x8_"},
+                                     {"S", "simt 64 64 16 4 4 4 1 0 2", "_64x64x16_4x4_"},
+                                     {"S", "simt 64 64 8 4 4 4 1 0 2", "_64x64x8_4x4_"},
+                                     {"S", "simt 32 32 16 4 4 4 1 0 2", "_32x32x16_4x4_"},
+                                     {"S", "simt 32 32 8 2 2 2 1 0 2", "_32x32x8_2x2_"},
+                                     {"D", "mma 128 64 8 64 32 1 1 0 3", "_128x64x8_64x32_"},
+                                     {"D", "mma 64 128 8 32 64 1 1 0 3", "_64x128x8_32x64_"},
+                                     {"D", "mma 64 64 8 32 32 1 1 0 3", "_64x64x8_32x32_"},
+                                     {"D", "mma 64 64 16 32 32 1 1 0 3", "_64x64x16_32x32_"},
+                                     {"D", "mma 64 32 16 32 16 1 1 0 3", "_64x32x16_32x16_"},
+                                     {"D", "mma 32 64 16 16 32 1 1 0 3", "_32x64x16_16x32_"},
+                                     {"D", "mma 32 32 8 16 16 1 1 0 3", "_32x32x8_16x16_"},
+                                     {"D", "mma 32 32 16 16 16 1 1 0 3", "_32x32x16_16x16_"}};
+
+// f32 and f64 strided batches on each rated tile, forced: ragged entries in all four layouts, K a
+// multiple of 16 and not, unpadded and padded leading dimensions with and without gaps between
+// entries (by round), the scalars cycling; then the dispatcher's own pick on six batches (the
 // expected tiles are 132 SMs' plans: other counts move the waves; aligned f32 entries run the
 // cp.async vector-stage form, s3). Each entry checked as every batch is.
 TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
   SKIP_WITHOUT_GPU();
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0xBA83ull);
-  struct Rated {
-    const char* entry;
-    const char* tile;    // ptxblas_force_tile's spec
-    const char* expect;  // in the kernel's name
-  };
-  const Rated rated[] = {{"SgemmStridedBatched", "simt 128 128 8 8 8 4 1 0 2", "_128x128x8_8x8_"},
-                         {"SgemmStridedBatched", "simt 128 128 16 8 8 4 1 0 2", "_128x128x16_8x8_"},
-                         {"SgemmStridedBatched", "simt 64 128 8 4 8 4 1 0 2", "_64x128x8_4x8_"},
-                         {"SgemmStridedBatched", "simt 64 64 16 4 4 4 1 0 2", "_64x64x16_4x4_"},
-                         {"SgemmStridedBatched", "simt 64 64 8 4 4 4 1 0 2", "_64x64x8_4x4_"},
-                         {"SgemmStridedBatched", "simt 32 32 16 4 4 4 1 0 2", "_32x32x16_4x4_"},
-                         {"SgemmStridedBatched", "simt 32 32 8 2 2 2 1 0 2", "_32x32x8_2x2_"},
-                         {"DgemmStridedBatched", "mma 128 64 8 64 32 1 1 0 3", "_128x64x8_64x32_"},
-                         {"DgemmStridedBatched", "mma 64 128 8 32 64 1 1 0 3", "_64x128x8_32x64_"},
-                         {"DgemmStridedBatched", "mma 64 64 8 32 32 1 1 0 3", "_64x64x8_32x32_"},
-                         {"DgemmStridedBatched", "mma 64 64 16 32 32 1 1 0 3", "_64x64x16_32x32_"},
-                         {"DgemmStridedBatched", "mma 64 32 16 32 16 1 1 0 3", "_64x32x16_32x16_"},
-                         {"DgemmStridedBatched", "mma 32 64 16 16 32 1 1 0 3", "_32x64x16_16x32_"},
-                         {"DgemmStridedBatched", "mma 32 32 8 16 16 1 1 0 3", "_32x32x8_16x16_"},
-                         {"DgemmStridedBatched", "mma 32 32 16 16 16 1 1 0 3", "_32x32x16_16x16_"}};
   const Shape shapes[] = {{100, 72, 48}, {33, 130, 40}};
   int i = 0;
-  for (const Rated& t : rated)
-    for (const Shape& s : shapes) {
-      const auto [ta, tb] = kRealOps[i % std::size(kRealOps)];
-      const Batch b = with_strides(make_gemm(ta, tb, s, i % 2 == 1, i, rng), 5, 8 * (i % 2));
-      const ForcedTile forced(t.tile);
-      ASSERT_TRUE(forced.accepted());
-      const BatchedEntry& e = batched_entry_named(t.entry);
-      const CheckResult r = check_batched(e, b, h.get(), rng);
-      EXPECT_EQ(r.failure, "") << describe(e, b) << " on " << t.tile << " -> " << r.kernel;
-      EXPECT_NE(r.kernel.find(t.expect), std::string::npos) << describe(e, b) << " ran " << r.kernel;
-      ++i;
-    }
+  for (const RatedTileCase& t : kRatedTiles) {
+    const BatchedEntry& e = batched_entry_named(std::string(t.type) + "gemmStridedBatched");
+    const ForcedTile forced(t.tile);
+    ASSERT_TRUE(forced.accepted());
+    for (const Shape& s : shapes)
+      for (const auto& [ta, tb] : kRealOps) {
+        const int round = i / static_cast<int>(std::size(kRealOps));
+        const Batch b = with_strides(make_gemm(ta, tb, s, round % 2 == 1, i, rng), 5, 8 * (round / 2 % 2));
+        const CheckResult r = check_batched(e, b, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << describe(e, b) << " on " << t.tile << " -> " << r.kernel;
+        EXPECT_NE(r.kernel.find(t.expect), std::string::npos) << describe(e, b) << " ran " << r.kernel;
+        ++i;
+      }
+    if (HasFailure()) return;
+  }
   int sms = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   if (sms != 132) GTEST_SKIP() << "the expected plans are 132 SMs' (this device has " << sms << ")";
@@ -1123,6 +1129,28 @@ TEST(PointerBatchedEntryPoints, MoreEntriesThanOneGridHolds) {
   const Gemm g = make_gemm(CUBLAS_OP_T, CUBLAS_OP_N, {8, 8, 8}, false, 1, rng);
   const CheckResult r = check_pointer_batched(e, g, 70000, Scatter::Shuffled, h.get(), rng);
   EXPECT_EQ(r.failure, "") << describe(e, g, 70000, Scatter::Shuffled) << " -> " << r.kernel;
+}
+
+// Pointer-array f32 and f64 batches (plan_batched's tiles too) on each rated tile, forced: one
+// layout a tile (cycling), the entries shuffled over several buffers, padded leading dimensions
+// on every other tile. Never vector copies (the entries' alignment is not known).
+TEST(PointerBatchedEntryPoints, RatedTilesRunPointerArrays) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0xB781ull);
+  int i = 0;
+  for (const RatedTileCase& t : kRatedTiles) {
+    const PointerBatchedEntry& e = pointer_batched_entry_named(std::string(t.type) + "gemmBatched");
+    const auto [ta, tb] = kRealOps[i % std::size(kRealOps)];
+    const Gemm g = make_gemm(ta, tb, {70, 90, 64}, i % 2 == 1, i, rng);
+    const ForcedTile forced(t.tile);
+    ASSERT_TRUE(forced.accepted());
+    const CheckResult r = check_pointer_batched(e, g, 5, Scatter::Shuffled, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, g, 5, Scatter::Shuffled) << " on " << t.tile << " -> " << r.kernel;
+    EXPECT_NE(r.kernel.find(t.expect), std::string::npos) << " ran " << r.kernel;
+    EXPECT_NE(r.kernel.find("_btp"), std::string::npos) << " ran " << r.kernel;
+    ++i;
+  }
 }
 
 }  // namespace
