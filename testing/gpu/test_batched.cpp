@@ -508,7 +508,8 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
 }
 
 // The rated tiles of f32 and f64 batches (gen::batched_tiles, perf notes §139): the strided and
-// the pointer-array tests force each.
+// the pointer-array tests force each. Kept by hand in step with that list: these tests reach the
+// library only through its exported entry points (ptxblas_force_tile's specs), not the generator.
 struct RatedTileCase {
   const char* type;    // "S" or "D": the entry point's letter
   const char* tile;    // ptxblas_force_tile's spec
