@@ -60,9 +60,9 @@ const gen::Tile* wide_tile(const GemmCall& call) {
 // divide (a masked last K-step cost the sweep's 16-deep f32 and f64 tiles their lead on K = 40 and
 // 50, perf notes §139; a held-out f64 200^3 x 50 ran 6% slower for the rule).
 // The rates hold for batches up to kRatedMaxK deep (the sweep's), their last wave's fill counted
-// in slots (blocks_per_sm a multiprocessor: short blocks overlap); deeper, only the tiles marked
-// `deep` are offered, the fill counted in blocks a multiprocessor (a long block's time is its own
-// K loop, however many share the SM), and types without such tiles keep the cost model.
+// in slots (blocks_per_sm a multiprocessor: short blocks overlap); deeper, the tiles with a deep
+// rate are weighed by it, the fill counted in blocks a multiprocessor (a long block's time is its
+// own K loop, however many share the SM).
 constexpr int kRatedAnyK = 8;
 constexpr std::int64_t kRatedMaxK = 256;
 
@@ -93,24 +93,25 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
 
 // For f32 and f64: the rated tile (gen::batched_tiles) whose TFLOP/s times the share of its
 // padded work that is the batch's times its last wave's fill (blocks over the slots of
-// blocks_per_sm, waves rounded up; deeper than kRatedMaxK, blocks an SM and `deep` tiles only) is
-// highest; nullopt for types without rated tiles (f64 deeper than kRatedMaxK). On the sweep it
-// was fitted on, each batch left out of the fit in turn, its picks ran within 3% (f64) and 4%
-// (f32) of the best tile on average, x1.04 and x1.10 of the cost model's (perf notes §139).
+// blocks_per_sm, waves rounded up; deeper than kRatedMaxK, deep rates and blocks an SM) is
+// highest; nullopt for types without rated tiles, or none K suits. On the sweep it was fitted on,
+// each batch left out of the fit in turn, its picks ran within 3% (f64) and 4% (f32) of the best
+// tile on average, x1.04 and x1.10 of the cost model's (perf notes §139; deeper: §140-§141).
 std::optional<Plan> rated_plan(const GemmCall& call, int multiprocessors) {
   std::optional<Plan> best;
   const bool deep = call.k > kRatedMaxK;
   double best_rate = 0;
   for (const gen::RatedTile& r : gen::batched_tiles(call.data)) {
     const gen::Tile& t = r.tile;
-    if ((deep && !r.deep) || call.k < t.min_k || (t.u > kRatedAnyK && call.k % t.u != 0)) continue;
+    const double tflops = deep ? r.deep_tflops : r.tflops;
+    if (tflops <= 0 || call.k < t.min_k || (t.u > kRatedAnyK && call.k % t.u != 0)) continue;
     Plan p = tile_plan(call, t, false);
     if (!gen::why_illegal(p.config).empty()) continue;
     const std::int64_t rows = ceil_div(call.m, t.ml), cols = ceil_div(call.n, t.nl);
     const double useful = static_cast<double>(call.m) * call.n / (static_cast<double>(rows * t.ml) * (cols * t.nl));
     const std::int64_t slots = deep ? 1 : std::max<std::int64_t>(blocks_per_sm(p.config), 1);
     const double waves = static_cast<double>(rows * cols * call.batch) / (static_cast<double>(multiprocessors) * slots);
-    if (const double rate = r.tflops * useful * waves / std::ceil(waves); rate > best_rate) {
+    if (const double rate = tflops * useful * waves / std::ceil(waves); rate > best_rate) {
       best_rate = rate;
       best = std::move(p);
     }

@@ -1,9 +1,9 @@
 // The plan of a strided-batch call (GemmCall::batch > 1): one catalogued tile for every entry, K
 // unsplit (grid z holds the entries). The model and the single-call rules weigh one GEMM's grid,
 // not a batch of them, so the tile is chosen here by a cost over the whole batch (rated tiles,
-// gen::batched_tiles, for f32 batches and f64 ones up to 256 deep; for wgmma batches up to 512
-// deep, rules the H200 sweeps fitted), and for a wgmma batch how many entries each block runs
-// (KernelConfig::batch_tiles).
+// gen::batched_tiles, for f32 and f64; for wgmma batches up to 512 deep, rules the H200 sweeps
+// fitted; the catalogue's cost model otherwise), and for a wgmma batch how many entries each
+// block runs (KernelConfig::batch_tiles).
 #pragma once
 
 #include "gemm_call.hpp"

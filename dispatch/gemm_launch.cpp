@@ -507,7 +507,7 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
       known = ProblemPlans{plan, with_f32_vector_stages(plan)};
       g_plans.add(key, *known);
     }
-    // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§139).
+    // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§140).
     auto [plan, vectors] = plan_for_alignment(call, *known);
     return launch_decided(d, ctx, dev, call, std::move(plan), vectors, std::nullopt);
   }

@@ -125,23 +125,26 @@ const std::vector<RatedTile>& batched_tiles(DataType t) {
   // 64 x 16, 22.8, best nowhere, spills in its batched form: not offered.) Deeper than 256, a
   // second sweep (12 f32 batches, K 320-2048) had f32's 64 x 64 x 16 blocks (in their cp.async
   // vector-stage form, as dispatch runs f32 where the call is aligned) best or within 3% on nine,
-  // 128 x 128 x 8 best on three; f64's 64 x 64 x 16 led there, which the rates above miss.
+  // 128 x 128 x 8 best on three: weighed by their short-K rates (with 64 x 64 x 8 where K is no
+  // multiple of 16), they picked the best or within 11% (§140). f64's 64 x 64 x 16 led there too,
+  // 32 x 32 x 16 on small entries: their deep rates are fitted on 12 f64 batches of that sweep,
+  // and picked the best or within 7% on 12 more (§141).
   constexpr Family M = Family::Mma, S = Family::Simt;
-  static const std::vector<RatedTile> f32 = {{{128, 128, 8, 8, 8, 4, S, false, 2}, 30.6, true},
+  static const std::vector<RatedTile> f32 = {{{128, 128, 8, 8, 8, 4, S, false, 2}, 30.6, 30.6},
                                              {{128, 128, 16, 8, 8, 4, S, false, 2}, 23.5},
                                              {{64, 128, 8, 4, 8, 4, S, false, 2}, 23.6},
-                                             {{64, 64, 16, 4, 4, 4, S, false, 2}, 23.4, true},
-                                             {{64, 64, 8, 4, 4, 4, S, false, 2}, 20.1, true},
+                                             {{64, 64, 16, 4, 4, 4, S, false, 2}, 23.4, 23.4},
+                                             {{64, 64, 8, 4, 4, 4, S, false, 2}, 20.1, 20.1},
                                              {{32, 32, 16, 4, 4, 4, S, false, 2}, 17.7},
                                              {{32, 32, 8, 2, 2, 2, S, false, 2}, 13.5}};
   static const std::vector<RatedTile> f64 = {{{128, 64, 8, 64, 32, 1, M, false, 3}, 25.6},
                                              {{64, 128, 8, 32, 64, 1, M, false, 3}, 24.9},
                                              {{64, 64, 8, 32, 32, 1, M, false, 3}, 26.5},
-                                             {{64, 64, 16, 32, 32, 1, M, false, 3}, 19.9},
+                                             {{64, 64, 16, 32, 32, 1, M, false, 3}, 19.9, 41.9},
                                              {{64, 32, 16, 32, 16, 1, M, false, 3}, 18.7},
                                              {{32, 64, 16, 16, 32, 1, M, false, 3}, 19.2},
                                              {{32, 32, 8, 16, 16, 1, M, false, 3}, 18.5},
-                                             {{32, 32, 16, 16, 16, 1, M, false, 3}, 17.8}};
+                                             {{32, 32, 16, 16, 16, 1, M, false, 3}, 17.8, 28.4}};
   static const std::vector<RatedTile> none;
   return t == DataType::F32 ? f32 : t == DataType::F64 ? f64 : none;
 }

@@ -37,12 +37,12 @@ const Tile* skinny_tile(DataType t, int width);
 
 // A tile a strided batch of f32 or f64 GEMMs may run on (dispatch's plan_batched, outside wgmma),
 // with the TFLOP/s it reached on the H200 with every block's work the batch's and its last wave
-// full (fitted over a sweep of 26 batches up to 256 deep, perf notes §139). `deep`: offered to
-// deeper batches too (a second sweep's leaders there).
+// full (fitted over a sweep of 26 batches up to 256 deep, perf notes §139), and the rate it is
+// weighed by for deeper batches (blocks an SM full; §140-§141), 0 where it is not offered there.
 struct RatedTile {
   Tile tile;
   double tflops;
-  bool deep = false;
+  double deep_tflops = 0;
 };
 
 // The rated tiles of f32 and f64 (largest first); empty for the other types, whose batches the

@@ -93,16 +93,20 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
   // f64: 64 x 64 blocks of one 8-deep slice a K-step where they fill the waves best.
   EXPECT_EQ(tile_of(gen::DataType::F64, 512, 512, 64, 96), "64x64x8");
   EXPECT_EQ(tile_of(gen::DataType::F64, 48, 48, 48, 1024), "64x64x8");
-  // Deeper than 256: f32's `deep` tiles by blocks an SM (64 x 64 x 16 on few or small entries,
-  // 128 x 128 x 8 where those fill the SMs, as the second sweep measured); f64 the cost model.
+  // Deeper than 256: the tiles with a deep rate, by blocks an SM (f32: 64 x 64 x 16 on few or
+  // small entries, 128 x 128 x 8 where those fill the SMs; f64: 64 x 64 x 16, or 32 x 32 x 16 on
+  // small entries), as the second sweep measured (perf notes §140-§141).
   EXPECT_EQ(tile_of(gen::DataType::F32, 128, 128, 1024, 32), "64x64x16");
   EXPECT_EQ(tile_of(gen::DataType::F32, 768, 768, 768, 4), "64x64x16");
   EXPECT_EQ(tile_of(gen::DataType::F32, 512, 512, 512, 8), "128x128x8");
   EXPECT_EQ(tile_of(gen::DataType::F32, 200, 200, 400, 30), "128x128x8");
   EXPECT_EQ(tile_of(gen::DataType::F32, 300, 300, 500, 20), "64x64x8");  // K = 500: no 16-deep step
-  // (the short-K rates would take 64 x 64 x 8 here; the cost model keeps 64 x 64 x 16, which led
-  // f64 batches deeper than 256 in the second sweep)
+  EXPECT_EQ(tile_of(gen::DataType::F64, 128, 128, 512, 64), "64x64x16");  // the cost model: 128 x 64
+  EXPECT_EQ(tile_of(gen::DataType::F64, 320, 320, 1024, 8), "64x64x16");  // the cost model: 64 x 128
+  EXPECT_EQ(tile_of(gen::DataType::F64, 64, 64, 4096, 32), "32x32x16");
   EXPECT_EQ(tile_of(gen::DataType::F64, 384, 384, 512, 8), "64x64x16");
+  // f64 K = 500: no deep tile divides it; the cost model's plan (legal, checked above)
+  tile_of(gen::DataType::F64, 300, 300, 500, 20);
   // Types without rated tiles keep the catalogue's cost model.
   EXPECT_TRUE(gen::batched_tiles(gen::DataType::C64).empty());
   EXPECT_TRUE(gen::batched_tiles(gen::DataType::C32).empty());

@@ -533,7 +533,7 @@ const RatedTileCase kRatedTiles[] = {{"S", "simt 128 128 8 8 8 4 1 0 2", "_128x1
 
 // f32 and f64 strided batches on each rated tile, forced: ragged entries in all four layouts, K a
 // multiple of 16 and not, unpadded and padded leading dimensions with and without gaps between
-// entries (by round), the scalars cycling; then the dispatcher's own pick on six batches (the
+// entries (by round), the scalars cycling; then the dispatcher's own pick on seven batches (the
 // expected tiles are 132 SMs' plans: other counts move the waves; aligned f32 entries run the
 // cp.async vector-stage form, s3). Each entry checked as every batch is.
 TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
@@ -571,7 +571,8 @@ TEST(BatchedEntryPoints, RealBatchesRunEveryRatedTile) {
                              {"SgemmStridedBatched", {40, 40, 32}, 300, "simt_s_nn_64x64x16_4x4_"},
                              {"DgemmStridedBatched", {100, 100, 50}, 60, "mma_d_nn_64x64x8_32x32_"},
                              {"DgemmStridedBatched", {48, 48, 48}, 200, "mma_d_nn_32x32x8_16x16_"},
-                             {"SgemmStridedBatched", {128, 128, 512}, 8, "simt_s_nn_64x64x16_4x4_v4_s3_"}};
+                             {"SgemmStridedBatched", {128, 128, 512}, 8, "simt_s_nn_64x64x16_4x4_v4_s3_"},
+                             {"DgemmStridedBatched", {256, 256, 384}, 12, "mma_d_nn_64x64x16_32x32_"}};
   for (const Planned& p : planned) {
     const BatchedEntry& e = batched_entry_named(p.entry);
     const Batch b = with_strides(make_gemm(CUBLAS_OP_N, CUBLAS_OP_N, p.s, false, i++, rng), p.count);
