@@ -504,10 +504,11 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     std::optional<ProblemPlans> known = g_plans.find(key);
     if (!known) {
       const Plan plan = plan_batched(call, wgmma, dev.multiprocessors);
-      known = ProblemPlans{plan, with_f32_vector_stages(plan)};
+      known = ProblemPlans{plan, with_f32_batch_vector_stages(plan, call.m, call.n)};
       g_plans.add(key, *known);
     }
-    // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§140).
+    // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§140;
+    // unbounded copies on wide tiles and whole entries only, §142).
     auto [plan, vectors] = plan_for_alignment(call, *known);
     return launch_decided(d, ctx, dev, call, std::move(plan), vectors, std::nullopt);
   }

@@ -432,10 +432,12 @@ TEST(PtxasFamilies, BatchedCatalogueAssembles) {
       c.op_b = Op::T;
       configs.push_back(with_tile(c, r.tile));
       if (t != DataType::F32) continue;
-      // Their f32 vector-stage form (dispatch's with_f32_vector_stages where the call is aligned).
+      // Their f32 vector-stage form (dispatch's with_f32_batch_vector_stages where the call is
+      // aligned: unbounded copies on tiles 128 wide only).
       c = with_tile(c, r.tile);
       c.stages = 3;
-      c.unbounded = c.vec_copy_a = c.vec_copy_b = true;
+      c.vec_copy_a = c.vec_copy_b = true;
+      c.unbounded = c.ml >= 128 || c.nl >= 128;
       if (why_illegal(c, Limits{}).empty()) configs.push_back(c);
     }
   }

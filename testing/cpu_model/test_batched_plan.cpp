@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 
+#include "async_stages.hpp"
 #include "batched_plan.hpp"
 #include "resources.hpp"
 #include "tile_catalog.hpp"
@@ -82,6 +84,17 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
   // Small entries with K a multiple of 16: 16-deep K-steps; 32 x 32 blocks of 4 x 4 thread tiles.
   EXPECT_EQ(tile_of(gen::DataType::F32, 160, 160, 160, 100), "32x32x16");
   EXPECT_EQ(tile_of(gen::DataType::F32, 128, 128, 64, 64), "64x64x16");
+  // 64 x 64 x 8 (no operand in vectors) on three element-wise cp.async stages, in every layout:
+  // 64^3 x 512 ran x1.06-1.18 so against two stages (perf notes §142).
+  for (const auto& [a, b] : {std::pair{gen::Op::N, gen::Op::N}, std::pair{gen::Op::N, gen::Op::T},
+                             std::pair{gen::Op::T, gen::Op::T}, std::pair{gen::Op::T, gen::Op::N}}) {
+    GemmCall call = batch_call(gen::DataType::F32, 64, 64, 64, 512);
+    call.op_a = a;
+    call.op_b = b;
+    const gen::KernelConfig c = plan_batched(call, false, kSms).config;
+    EXPECT_EQ(gen::kernel_name(c).substr(10), "64x64x8_4x4_v4_s3_bt");
+    EXPECT_EQ(with_f32_batch_vector_stages(plan_batched(call, false, kSms), 64, 64).config, c);
+  }
   // K = 50, 40, 24 and 200 are no multiples of 16: no 16-deep K-step (the sweep's were slower on
   // the first two; 160 x 24 and 200 x 200 would take one without the rule).
   for (const auto& [m, k, batch] :
