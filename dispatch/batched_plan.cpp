@@ -91,6 +91,18 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
   return static_cast<double>(rounds) * c.ml * c.nl * (1.0 + 32.0 / std::min(c.ml, c.nl));
 }
 
+// A rated tile's plan on three element-wise cp.async stages where neither operand copies vectors
+// (gen::RatedTile::element_stages; where one does, run_batched's vector-stage form serves aligned
+// calls). Its slots stay the two-stage form's, as the rates were fitted (counting the three-stage
+// form's moved four batches onto tiles that ran x0.87-0.95, perf notes §142).
+Plan with_element_stages(Plan p) {
+  gen::KernelConfig c = p.config;
+  c.stages = 3;
+  if (const auto [va, vb] = copy_vectors(c); va > 1 || vb > 1) return p;
+  if (gen::why_illegal(c).empty()) p.config = c;
+  return p;
+}
+
 // For f32 and f64: the rated tile (gen::batched_tiles) whose TFLOP/s times the share of its
 // padded work that is the batch's times its last wave's fill (blocks over the slots of
 // blocks_per_sm, waves rounded up; deeper than kRatedMaxK, deep rates and blocks an SM) is
@@ -100,10 +112,11 @@ double batch_cost(const Plan& p, const GemmCall& call, int multiprocessors, bool
 std::optional<Plan> rated_plan(const GemmCall& call, int multiprocessors) {
   std::optional<Plan> best;
   const bool deep = call.k > kRatedMaxK;
+  const bool reads_c = batch_reads_c(call);
   double best_rate = 0;
   for (const gen::RatedTile& r : gen::batched_tiles(call.data)) {
     const gen::Tile& t = r.tile;
-    const double tflops = deep ? r.deep_tflops : r.tflops;
+    const double tflops = deep ? r.deep_tflops : reads_c && r.read_c_tflops > 0 ? r.read_c_tflops : r.tflops;
     if (tflops <= 0 || call.k < t.min_k || (t.u > kRatedAnyK && call.k % t.u != 0)) continue;
     Plan p = tile_plan(call, t, false);
     if (!gen::why_illegal(p.config).empty()) continue;
@@ -113,7 +126,7 @@ std::optional<Plan> rated_plan(const GemmCall& call, int multiprocessors) {
     const double waves = static_cast<double>(rows * cols * call.batch) / (static_cast<double>(multiprocessors) * slots);
     if (const double rate = tflops * useful * waves / std::ceil(waves); rate > best_rate) {
       best_rate = rate;
-      best = std::move(p);
+      best = r.element_stages ? with_element_stages(std::move(p)) : std::move(p);
     }
   }
   return best;

@@ -131,19 +131,23 @@ const std::vector<RatedTile>& batched_tiles(DataType t) {
   // and picked the best or within 7% on 12 more (§141). f32's 64 x 64 x 8 blocks copy no vectors
   // (two elements a thread an operand) and run three element-wise cp.async stages: x1.06-1.13 over
   // two register-fed ones (geomean per layout) in the H200's stage sweep, x1.06-1.16 on the
-  // batches it serves, at beta 0 and 1 (§142; the rate is still the two-stage form's).
+  // batches it serves, at beta 0 and 1 (§142); 64 x 128 x 8 where neither operand copies vectors
+  // (A transposed or B not) x0.99-1.24 on the ten batches it serves (§143). Where the entries read
+  // C, f64's 64 x 64 x 16 blocks fell to 0.69 of their beta-0 rate in a beta-1 sweep of 42 D
+  // batches, the others to 0.81-0.88: weighed at 0.69 / 0.85 of it, the six batches it served
+  // there moved to 32 x 64 x 16, x1.04-1.28, and no other pick moved for any rate from 14 to 18.
   constexpr Family M = Family::Mma, S = Family::Simt;
   static const std::vector<RatedTile> f32 = {{{128, 128, 8, 8, 8, 4, S, false, 2}, 30.6, 30.6},
                                              {{128, 128, 16, 8, 8, 4, S, false, 2}, 23.5},
-                                             {{64, 128, 8, 4, 8, 4, S, false, 2}, 23.6},
+                                             {{64, 128, 8, 4, 8, 4, S, false, 2}, 23.6, 0, 0, true},
                                              {{64, 64, 16, 4, 4, 4, S, false, 2}, 23.4, 23.4},
-                                             {{64, 64, 8, 4, 4, 4, S, false, 3}, 20.1, 20.1},
+                                             {{64, 64, 8, 4, 4, 4, S, false, 2}, 20.1, 20.1, 0, true},
                                              {{32, 32, 16, 4, 4, 4, S, false, 2}, 17.7},
                                              {{32, 32, 8, 2, 2, 2, S, false, 2}, 13.5}};
   static const std::vector<RatedTile> f64 = {{{128, 64, 8, 64, 32, 1, M, false, 3}, 25.6},
                                              {{64, 128, 8, 32, 64, 1, M, false, 3}, 24.9},
                                              {{64, 64, 8, 32, 32, 1, M, false, 3}, 26.5},
-                                             {{64, 64, 16, 32, 32, 1, M, false, 3}, 19.9, 41.9},
+                                             {{64, 64, 16, 32, 32, 1, M, false, 3}, 19.9, 41.9, 16.2},
                                              {{64, 32, 16, 32, 16, 1, M, false, 3}, 18.7},
                                              {{32, 64, 16, 16, 32, 1, M, false, 3}, 19.2},
                                              {{32, 32, 8, 16, 16, 1, M, false, 3}, 18.5},

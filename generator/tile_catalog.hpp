@@ -38,11 +38,16 @@ const Tile* skinny_tile(DataType t, int width);
 // A tile a strided batch of f32 or f64 GEMMs may run on (dispatch's plan_batched, outside wgmma),
 // with the TFLOP/s it reached on the H200 with every block's work the batch's and its last wave
 // full (fitted over a sweep of 26 batches up to 256 deep, perf notes §139), and the rate it is
-// weighed by for deeper batches (blocks an SM full; §140-§141), 0 where it is not offered there.
+// weighed by for deeper batches (blocks an SM full; §140-§141), 0 where it is not offered there;
+// where the entries read C (beta != 0) up to 256 deep, the rate it is weighed by instead (0: its
+// rate; §143). Element stages: an f32 tile that runs three element-wise cp.async stages where no
+// operand copies vectors (§142-§143), its rate still the two-stage form's.
 struct RatedTile {
   Tile tile;
   double tflops;
   double deep_tflops = 0;
+  double read_c_tflops = 0;
+  bool element_stages = false;
 };
 
 // The rated tiles of f32 and f64 (largest first); empty for the other types, whose batches the

@@ -432,6 +432,13 @@ TEST(PtxasFamilies, BatchedCatalogueAssembles) {
       c.op_b = Op::T;
       configs.push_back(with_tile(c, r.tile));
       if (t != DataType::F32) continue;
+      if (r.element_stages) {  // three element-wise cp.async stages (dispatch's with_element_stages)
+        KernelConfig e = with_tile(c, r.tile);
+        e.op_a = Op::T;
+        e.op_b = Op::N;
+        e.stages = 3;
+        configs.push_back(e);
+      }
       // Their f32 vector-stage form (dispatch's with_f32_batch_vector_stages where the call is
       // aligned: unbounded copies on tiles 128 wide only).
       c = with_tile(c, r.tile);

@@ -84,6 +84,22 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
   // Small entries with K a multiple of 16: 16-deep K-steps; 32 x 32 blocks of 4 x 4 thread tiles.
   EXPECT_EQ(tile_of(gen::DataType::F32, 160, 160, 160, 100), "32x32x16");
   EXPECT_EQ(tile_of(gen::DataType::F32, 128, 128, 64, 64), "64x64x16");
+  // 64 x 128 x 8 on three element-wise cp.async stages where neither operand copies vectors (NN,
+  // TN); where one does (NT, TT) on two, which run_batched lowers to the vector-stage form where
+  // the call is aligned (perf notes §143).
+  int on_64x128 = 0;
+  for (const auto& [a, b, stages] : {std::tuple{gen::Op::N, gen::Op::N, 3}, std::tuple{gen::Op::T, gen::Op::N, 3},
+                                     std::tuple{gen::Op::N, gen::Op::T, 2}, std::tuple{gen::Op::T, gen::Op::T, 2}}) {
+    GemmCall call = batch_call(gen::DataType::F32, 100, 100, 50, 300);
+    call.op_a = a;
+    call.op_b = b;
+    const gen::KernelConfig c = plan_batched(call, false, kSms).config;
+    if (c.ml != 64 || c.nl != 128) continue;  // the layout's pick is another tile
+    EXPECT_EQ(c.stages, stages) << gen::kernel_name(c);
+    EXPECT_EQ(gen::why_illegal(c), "");
+    ++on_64x128;
+  }
+  EXPECT_GE(on_64x128, 2);  // NN and TN at least (the sweep's picks)
   // 64 x 64 x 8 (no operand in vectors) on three element-wise cp.async stages, in every layout:
   // 64^3 x 512 ran x1.06-1.18 so against two stages (perf notes §142).
   for (const auto& [a, b] : {std::pair{gen::Op::N, gen::Op::N}, std::pair{gen::Op::N, gen::Op::T},
@@ -103,6 +119,23 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
       const gen::KernelConfig c = plan_batched(batch_call(t, m, m, k, batch), false, kSms).config;
       EXPECT_LE(c.u, 8) << m << " x " << k << " x " << batch;
     }
+  // Entries that read C (beta != 0): f64's 64 x 64 x 16 weighed at its beta-1 rate, so small
+  // short-K entries take 32 x 64 x 16 (x1.04-1.28 in the beta-1 sweep, perf notes §143); at beta 0
+  // the same batches keep 64 x 64 x 16, and larger entries their tiles at either beta.
+  for (const auto& [m, k, batch] : {std::tuple{128, 64, 64}, std::tuple{64, 64, 512}}) {
+    GemmCall call = batch_call(gen::DataType::F64, m, m, k, batch);
+    const gen::KernelConfig zero = plan_batched(call, false, kSms).config;
+    call.beta[0] = 1;
+    const gen::KernelConfig one = plan_batched(call, false, kSms).config;
+    EXPECT_EQ(std::to_string(zero.ml) + "x" + std::to_string(zero.nl) + "x" + std::to_string(zero.u), "64x64x16");
+    EXPECT_EQ(std::to_string(one.ml) + "x" + std::to_string(one.nl) + "x" + std::to_string(one.u), "32x64x16");
+  }
+  for (const auto& [m, k, batch] : {std::tuple{512, 64, 96}, std::tuple{128, 128, 128}}) {
+    GemmCall call = batch_call(gen::DataType::F64, m, m, k, batch);
+    const gen::KernelConfig zero = plan_batched(call, false, kSms).config;
+    call.beta[1] = 0.5;  // a complex-looking beta reads C as well
+    EXPECT_EQ(plan_batched(call, false, kSms).config, zero) << m << " x " << k << " x " << batch;
+  }
   // f64: 64 x 64 blocks of one 8-deep slice a K-step where they fill the waves best.
   EXPECT_EQ(tile_of(gen::DataType::F64, 512, 512, 64, 96), "64x64x8");
   EXPECT_EQ(tile_of(gen::DataType::F64, 48, 48, 48, 1024), "64x64x8");

@@ -508,7 +508,7 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
 }
 
 // The rated tiles of f32 and f64 batches (gen::batched_tiles, perf notes §139): the strided and
-// the pointer-array tests force each. Kept by hand in step with that list: these tests reach the
+// the pointer-array tests force each, the f32 ones with element stages in that form (§142-§143). Kept by hand in step with that list: these tests reach the
 // library only through its exported entry points (ptxblas_force_tile's specs), not the generator.
 struct RatedTileCase {
   const char* type;    // "S" or "D": the entry point's letter
@@ -518,6 +518,7 @@ struct RatedTileCase {
 const RatedTileCase kRatedTiles[] = {{"S", "simt 128 128 8 8 8 4 1 0 2", "_128x128x8_8x8_"},
                                      {"S", "simt 128 128 16 8 8 4 1 0 2", "_128x128x16_8x8_"},
                                      {"S", "simt 64 128 8 4 8 4 1 0 2", "_64x128x8_4x8_"},
+                                     {"S", "simt 64 128 8 4 8 4 1 0 3", "_64x128x8_4x8_v4_s3_"},
                                      {"S", "simt 64 64 16 4 4 4 1 0 2", "_64x64x16_4x4_"},
                                      {"S", "simt 64 64 8 4 4 4 1 0 3", "_64x64x8_4x4_v4_s3_"},
                                      {"S", "simt 32 32 16 4 4 4 1 0 2", "_32x32x16_4x4_"},
