@@ -10,6 +10,13 @@
 #   - with AB_GEMM=1, the GEMM suite without the oracle (ptxblas-bench over $AB_GEMM_SUITE, default
 #     testing/bench/suite_public.txt; $AB_GEMM_FILTER narrows it; AB_GEMM_BETA_ONE=1 times it with
 #     beta = 1; $AB_MAX_MS sets --max-ms for it, default 200).
+#   - with AB_BATCHED=1, strided-batched GEMM (ptxblas-bench-batched over $AB_BATCHED_SHAPES, default
+#     its built-in rows; $AB_BATCHED_FILTER narrows them to a type), at beta 0 and, with
+#     AB_BATCHED_BETA_ONE=1, at beta 1 too; AB_BATCHED_POINTERS=1 adds the same shapes as pointer
+#     arrays (beta 0). $AB_MAX_MS sets --max-ms (default 30). Its tables key rows by layout too and
+#     mark the rows whose kernel differs between A and B ("*"), with the geomean of B/A apart
+#     for those and for the rest.
+# AB_BLAS3=0 skips the level-3 suite and AB_LATENCY=0 the latency runs (e.g. for a batched-only A/B).
 # Then first-call latency (ptxblas-bench-latency), each library with its own empty
 # CUDA_CACHE_PATH, run twice: cold, then warm JIT cache.
 # Two models with one library: AB_MODELS_A / AB_MODELS_B set PTXBLAS_MODEL_DIR for that side (a
@@ -22,7 +29,7 @@
 # whole level-3 suite with AB_GEMM over suite_blas3_steps.txt 393 s. Narrow the suites to fit.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,26p' "$0"; exit 2; }
 A=$(realpath "$1")
 B=$(realpath "${2:-build/bin/libptxblas.so}")
 BIN=${BUILD_DIR:-build}/bin
@@ -49,9 +56,11 @@ models_of() {
 for ((r = 1; r <= ROUNDS; ++r)); do
   for side in A B; do
     lib=$(lib_of "$side")
-    env $(models_of "$side") timeout -k 10 120 "$BIN/ptxblas-bench-blas3" --suite "${AB_BLAS3_SUITE:-testing/bench/suite_blas3.txt}" \
-      --library "$lib" --csv "$logs/blas3-$side-$r.csv" >"$logs/blas3-$side-$r.log" 2>&1 ||
-      echo "level-3 benchmark $side round $r: exit status $?"
+    if [ "${AB_BLAS3:-1}" = 1 ]; then
+      env $(models_of "$side") timeout -k 10 120 "$BIN/ptxblas-bench-blas3" --suite "${AB_BLAS3_SUITE:-testing/bench/suite_blas3.txt}" \
+        --library "$lib" --csv "$logs/blas3-$side-$r.csv" >"$logs/blas3-$side-$r.log" 2>&1 ||
+        echo "level-3 benchmark $side round $r: exit status $?"
+    fi
     if [ "${AB_GEMM:-0}" = 1 ]; then
       gemm_args=(--suite "${AB_GEMM_SUITE:-testing/bench/suite_public.txt}" --library "$lib" --csv "$logs/gemm-$side-$r.csv")
       [ -n "${AB_GEMM_FILTER:-}" ] && gemm_args+=(--filter "$AB_GEMM_FILTER")
@@ -60,9 +69,25 @@ for ((r = 1; r <= ROUNDS; ++r)); do
       env $(models_of "$side") timeout -k 10 240 "$BIN/ptxblas-bench" "${gemm_args[@]}" >"$logs/gemm-$side-$r.log" 2>&1 ||
         echo "GEMM benchmark $side round $r: exit status $?"
     fi
+    if [ "${AB_BATCHED:-0}" = 1 ]; then
+      runs=(b0)
+      [ "${AB_BATCHED_BETA_ONE:-0}" = 1 ] && runs+=(b1)
+      [ "${AB_BATCHED_POINTERS:-0}" = 1 ] && runs+=(ptr)
+      for run in "${runs[@]}"; do
+        batched_args=(--library "$lib" --max-ms "${AB_MAX_MS:-30}" --csv "$logs/batched-$run-$side-$r.csv")
+        [ -n "${AB_BATCHED_SHAPES:-}" ] && batched_args+=(--shapes "$AB_BATCHED_SHAPES")
+        [ -n "${AB_BATCHED_FILTER:-}" ] && batched_args+=(--filter "$AB_BATCHED_FILTER")
+        [ "$run" = b1 ] && batched_args+=(--beta-one)
+        [ "$run" = ptr ] && batched_args+=(--pointers)
+        env $(models_of "$side") timeout -k 10 240 "$BIN/ptxblas-bench-batched" "${batched_args[@]}" \
+          >"$logs/batched-$run-$side-$r.log" 2>&1 || echo "batched benchmark ($run) $side round $r: exit status $?"
+      done
+    fi
   done
 done
-for side in A B; do
+latency_sides="A B"
+[ "${AB_LATENCY:-1}" = 1 ] || latency_sides=""
+for side in $latency_sides; do
   lib=$(lib_of "$side")
   cache=$(mktemp -d)
   for pass in cold warm; do
@@ -78,8 +103,8 @@ python3 - "$logs" <<'PY'
 import csv, glob, os, statistics, sys
 logs = sys.argv[1]
 
-def table(kind, key_cols, value_col):
-    rows = {}
+def table(kind, key_cols, value_col, kernel_col=None):
+    rows, kernels = {}, {}
     for side in "AB":
         for path in sorted(glob.glob(os.path.join(logs, "%s-%s-*.csv" % (kind, side)))):
             with open(path) as fh:
@@ -88,16 +113,30 @@ def table(kind, key_cols, value_col):
                         value = float(row[value_col])
                     except (KeyError, ValueError):
                         continue
-                    rows.setdefault(tuple(row[c] for c in key_cols), {"A": [], "B": []})[side].append(value)
+                    key = tuple(row[c] for c in key_cols)
+                    rows.setdefault(key, {"A": [], "B": []})[side].append(value)
+                    if kernel_col:  # the timed calls' kernel (the first word: a check's may follow)
+                        kernels.setdefault(key, {}).setdefault(side, row.get(kernel_col, "").split(" ")[0])
     if not rows:
         return
-    print("\n%s: median %s over rounds" % (kind, value_col))
+    print("\n%s: median %s over rounds%s" % (kind, value_col, ", * kernel differs" if kernel_col else ""))
     print("%-44s %9s %9s %7s" % (" ".join(key_cols), "A", "B", "B/A"))
+    moved = lambda key: kernel_col and len(set(kernels.get(key, {}).values())) > 1
     for key, v in rows.items():
         a = statistics.median(v["A"]) if v["A"] else float("nan")
         b = statistics.median(v["B"]) if v["B"] else float("nan")
         ratio = b / a if a > 0 else float("nan")
-        print("%-44s %9.3f %9.3f %7.3f" % (" ".join(key)[:44], a, b, ratio))
+        note = ""
+        if moved(key):
+            note = " * %s -> %s" % (kernels[key].get("A", "?"), kernels[key].get("B", "?"))
+        print("%-44s %9.3f %9.3f %7.3f%s" % (" ".join(key)[:44], a, b, ratio, note))
+    if kernel_col:
+        for label, pick in (("kernel differs", True), ("same kernel", False)):
+            r = [statistics.median(v["B"]) / statistics.median(v["A"]) for key, v in rows.items()
+                 if v["A"] and v["B"] and statistics.median(v["A"]) > 0 and bool(moved(key)) == pick]
+            if r:
+                print("B/A geomean, %s: %.3f over %d rows (%.3f-%.3f)" % (
+                    label, statistics.geometric_mean(r), len(r), min(r), max(r)))
     by_type = {}
     for key, v in rows.items():
         if v["A"] and v["B"] and statistics.median(v["A"]) > 0:
@@ -108,7 +147,10 @@ def table(kind, key_cols, value_col):
 
 table("blas3", ["routine", "type", "side", "uplo", "trans", "diag", "m", "n", "k"], "ptxblas_tflops")
 table("gemm", ["type", "transa", "transb", "m", "n", "k", "name"], "ptxblas_tflops")
-print("\nfirst-call latency (ms): library, JIT cache, then the benchmark's lines")
+for run in ("b0", "b1", "ptr"):
+    table("batched-" + run, ["type", "trans", "m", "n", "k", "batch"], "ptxblas_tflops", "kernel")
+if glob.glob(os.path.join(logs, "latency-*.txt")):
+    print("\nfirst-call latency (ms): library, JIT cache, then the benchmark's lines")
 for side in "AB":
     for run in ("cold", "warm"):
         path = os.path.join(logs, "latency-%s-%s.txt" % (side, run))
