@@ -18,6 +18,7 @@
 #include "ptxas_runner.hpp"
 #include "resources.hpp"
 #include "simt_gemm_ptx.hpp"
+#include "load_plan.hpp"
 #include "tile_catalog.hpp"
 
 using namespace ptxblas::gen;
@@ -432,20 +433,29 @@ TEST(PtxasFamilies, BatchedCatalogueAssembles) {
       c.op_b = Op::T;
       configs.push_back(with_tile(c, r.tile));
       if (t != DataType::F32) continue;
-      if (r.element_stages) {  // three element-wise cp.async stages (dispatch's with_element_stages)
+      // Three element-wise cp.async stages (dispatch's with_element_stages) in every layout where
+      // neither operand copies vectors.
+      for (const auto& [a, b] : {std::pair{Op::N, Op::N}, std::pair{Op::T, Op::N}, std::pair{Op::N, Op::T},
+                                 std::pair{Op::T, Op::T}}) {
         KernelConfig e = with_tile(c, r.tile);
-        e.op_a = Op::T;
-        e.op_b = Op::N;
+        e.op_a = a;
+        e.op_b = b;
         e.stages = 3;
-        configs.push_back(e);
+        KernelConfig v = e;
+        v.vec_copy_a = v.vec_copy_b = true;
+        if (r.element_stages && copy_vector(v, Operand::A) == 1 && copy_vector(v, Operand::B) == 1)
+          configs.push_back(e);
       }
-      // Their f32 vector-stage form (dispatch's with_f32_batch_vector_stages where the call is
-      // aligned: unbounded copies on tiles 128 wide only).
+      // Their f32 vector-stage forms (dispatch's with_f32_batch_vector_stages where the call is
+      // aligned: unbounded copies on 128-wide tiles and 64-wide ones over whole entries, bounded
+      // ones elsewhere).
       c = with_tile(c, r.tile);
       c.stages = 3;
       c.vec_copy_a = c.vec_copy_b = true;
-      c.unbounded = c.ml >= 128 || c.nl >= 128;
-      if (why_illegal(c, Limits{}).empty()) configs.push_back(c);
+      for (bool unbounded : {false, true}) {
+        c.unbounded = unbounded;
+        if (why_illegal(c, Limits{}).empty()) configs.push_back(c);
+      }
     }
   }
   for (const Tile& tile : wgmma_catalog()) {

@@ -508,8 +508,9 @@ TEST(BatchedEntryPoints, HalfBatchesRunTheShortAndMidDepthPlans) {
 }
 
 // The rated tiles of f32 and f64 batches (gen::batched_tiles, perf notes §139): the strided and
-// the pointer-array tests force each, the f32 ones with element stages in that form (§142-§143). Kept by hand in step with that list: these tests reach the
-// library only through its exported entry points (ptxblas_force_tile's specs), not the generator.
+// the pointer-array tests force each, the f32 ones with element stages in that form too
+// (§142-§143). Kept by hand in step with that list: these tests reach the library only through
+// its exported entry points (ptxblas_force_tile's specs), not the generator.
 struct RatedTileCase {
   const char* type;    // "S" or "D": the entry point's letter
   const char* tile;    // ptxblas_force_tile's spec
