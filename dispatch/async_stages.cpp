@@ -75,11 +75,12 @@ Plan with_f32_vector_stages(Plan p) {
   return p;
 }
 
-Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n) {
+Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
   Plan q = with_f32_vector_stages(p);
   const gen::KernelConfig& c = q.config;
   const bool wide = c.ml >= kUnboundedWideTile || c.nl >= kUnboundedWideTile;
-  const bool whole = c.ml >= kUnboundedWholeTile && c.nl >= kUnboundedWholeTile && m % c.ml == 0 && n % c.nl == 0;
+  const bool whole = c.ml >= kUnboundedWholeTile && c.nl >= kUnboundedWholeTile && m % c.ml == 0 &&
+                     n % c.nl == 0 && k >= kUnboundedWholeMinK;
   if (c.stages == p.config.stages || wide || whole) return q;
   gen::KernelConfig bounded = c;
   bounded.unbounded = false;

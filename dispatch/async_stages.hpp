@@ -48,12 +48,14 @@ VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, b
 // operands copy no vectors (TN, narrow tiles), and illegal lowerings, keep `p` as it is.
 Plan with_f32_vector_stages(Plan p);
 
-// A batched f32 plan's vector-stage form for m x n entries: with_f32_vector_stages, its unbounded
-// copies kept on tiles kUnboundedWideTile wide and on kUnboundedWholeTile-wide ones the entries
-// fill whole. On the H200's batches (perf notes §142) 32-wide tiles ran x1.01-1.05 without them,
-// 64-wide ones x1.03-1.07 on ragged entries but x0.97-0.99 on whole ones 1024-4096 deep; the
-// 128 x 128 tile ran 1-3% faster with them, ragged entries too.
+// A batched f32 plan's vector-stage form for m x n x k entries: with_f32_vector_stages, its
+// unbounded copies kept on tiles kUnboundedWideTile wide and on kUnboundedWholeTile-wide ones
+// whose entries they fill whole at least kUnboundedWholeMinK deep. On the H200's batches (perf
+// notes §142) 32-wide tiles ran x1.01-1.05 without them, 64-wide ones x1.03-1.07 on ragged
+// entries and x0.97-0.99 on whole ones 1024-4096 deep, but x1.01-1.05 on whole ones 64 deep
+// (§144); the 128 x 128 tile ran 1-3% faster with them, ragged entries too.
 inline constexpr int kUnboundedWideTile = 128, kUnboundedWholeTile = 64;
-Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n);
+inline constexpr std::int64_t kUnboundedWholeMinK = 1024;
+Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k);
 
 }  // namespace ptxblas::dispatch

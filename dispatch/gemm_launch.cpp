@@ -504,7 +504,7 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
     std::optional<ProblemPlans> known = g_plans.find(key);
     if (!known) {
       const Plan plan = plan_batched(call, wgmma, dev.multiprocessors);
-      known = ProblemPlans{plan, with_f32_batch_vector_stages(plan, call.m, call.n)};
+      known = ProblemPlans{plan, with_f32_batch_vector_stages(plan, call.m, call.n, call.k)};
       g_plans.add(key, *known);
     }
     // f32 entries as single calls run them: cp.async stages copying vectors where aligned (§140;

@@ -132,7 +132,7 @@ const std::vector<RatedTile>& batched_tiles(DataType t) {
   // (two elements a thread an operand) and run three element-wise cp.async stages: x1.06-1.13 over
   // two register-fed ones (geomean per layout) in the H200's stage sweep, x1.06-1.16 on the
   // batches it serves, at beta 0 and 1 (§142); 64 x 128 x 8 where neither operand copies vectors
-  // (A transposed or B not) x0.99-1.24 on the ten batches it serves (§143). Where the entries read
+  // (B not transposed: NN, TN) x0.99-1.24 on the ten batches it serves (§143). Where the entries read
   // C, f64's 64 x 64 x 16 blocks fell to 0.69 of their beta-0 rate in a beta-1 sweep of 42 D
   // batches, the others to 0.81-0.88: weighed at 0.69 / 0.85 of it, the six batches it served
   // there moved to 32 x 64 x 16, x1.04-1.28, and no other pick moved for any rate from 14 to 18.

@@ -116,8 +116,8 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) 
 }
 
 // A batch's f32 vector-stage form: the single calls' lowering, its unbounded copies kept on
-// 128-wide tiles and on 64-wide ones the entries fill whole (§142); plans it does not lower stay as
-// they are.
+// 128-wide tiles and on 64-wide ones the entries fill whole at least 1024 deep (§142, §144); plans
+// it does not lower stay as they are.
 TEST(AsyncStages, BatchVectorStagesCopyUnboundedOnWideTilesAndWholeEntries) {
   using gen::DataType;
   using gen::Family;
@@ -129,29 +129,31 @@ TEST(AsyncStages, BatchVectorStagesCopyUnboundedOnWideTilesAndWholeEntries) {
   wide.config.op_a = gen::Op::N;
   wide.config.op_b = gen::Op::T;
   for (std::int64_t size : {96, 128, 200}) {  // ragged entries too
-    EXPECT_EQ(with_f32_batch_vector_stages(wide, size, size).config, with_f32_vector_stages(wide).config);
-    EXPECT_TRUE(with_f32_batch_vector_stages(wide, size, size).config.unbounded);
+    EXPECT_EQ(with_f32_batch_vector_stages(wide, size, size, 64).config, with_f32_vector_stages(wide).config);
+    EXPECT_TRUE(with_f32_batch_vector_stages(wide, size, size, 64).config.unbounded);
   }
-  // {tile side, m, n, unbounded}
-  for (const auto& [side, m, n, unbounded] :
-       {std::tuple{64, 128, 320, true}, std::tuple{64, 64, 64, true}, std::tuple{64, 96, 128, false},
-        std::tuple{64, 128, 48, false}, std::tuple{32, 32, 32, false}, std::tuple{32, 160, 96, false}}) {
+  // {tile side, m, n, k, unbounded}
+  for (const auto& [side, m, n, k, unbounded] :
+       {std::tuple{64, 128, 320, 1024, true}, std::tuple{64, 64, 64, 4096, true}, std::tuple{64, 128, 128, 64, false},
+        std::tuple{64, 96, 128, 2048, false}, std::tuple{64, 128, 48, 1024, false}, std::tuple{32, 32, 32, 1024, false},
+        std::tuple{32, 160, 96, 64, false}}) {
     Plan small = wide;
     small.config.ml = small.config.nl = side;
     small.config.u = 16;
     small.config.ms = small.config.ns = 4;
-    const gen::KernelConfig c = with_f32_batch_vector_stages(small, m, n).config;
-    SCOPED_TRACE(gen::kernel_name(c) + " on " + std::to_string(m) + " x " + std::to_string(n));
+    const gen::KernelConfig c = with_f32_batch_vector_stages(small, m, n, k).config;
+    SCOPED_TRACE(gen::kernel_name(c) + " on " + std::to_string(m) + " x " + std::to_string(n) + " x " +
+                 std::to_string(k));
     EXPECT_EQ(c.stages, 3);
     EXPECT_EQ(c.unbounded, unbounded);
     EXPECT_EQ(gen::why_illegal(c), "");
     Plan tn = small;  // no operand copies vectors: not lowered
     tn.config.op_a = gen::Op::T;
     tn.config.op_b = gen::Op::N;
-    EXPECT_EQ(with_f32_batch_vector_stages(tn, m, n).config, tn.config);
+    EXPECT_EQ(with_f32_batch_vector_stages(tn, m, n, k).config, tn.config);
   }
   const Plan f64 = plan_of(DataType::F64, Family::Mma, 3, 1);
-  EXPECT_EQ(with_f32_batch_vector_stages(f64, 64, 64).config, f64.config);
+  EXPECT_EQ(with_f32_batch_vector_stages(f64, 64, 64, 64).config, f64.config);
 }
 
 TEST(AsyncStages, LoweredPlansAreLegalAndAlmostEveryTileLowers) {

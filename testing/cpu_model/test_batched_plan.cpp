@@ -109,7 +109,7 @@ TEST(BatchedPlan, RealBatchesRunTheRatedTileOfMostPredictedThroughput) {
     call.op_b = b;
     const gen::KernelConfig c = plan_batched(call, false, kSms).config;
     EXPECT_EQ(gen::kernel_name(c).substr(10), "64x64x8_4x4_v4_s3_bt");
-    EXPECT_EQ(with_f32_batch_vector_stages(plan_batched(call, false, kSms), 64, 64).config, c);
+    EXPECT_EQ(with_f32_batch_vector_stages(plan_batched(call, false, kSms), 64, 64, 64).config, c);
   }
   // K = 50, 40, 24 and 200 are no multiples of 16: no 16-deep K-step (the sweep's were slower on
   // the first two; 160 x 24 and 200 x 200 would take one without the rule).
