@@ -1,5 +1,6 @@
 #include "async_stages.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -66,7 +67,17 @@ Plan with_register_stages(Plan p) {
 
 Plan with_f32_vector_stages(Plan p) {
   gen::KernelConfig c = p.config;
-  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || c.stages > 2 || p.kg > 1) return p;
+  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt) return p;
+  if (p.kg > 1) {  // planned on cp.async stages already (with_async_stages, or the model's pick)
+    if (c.stages <= 2 || std::max(c.ml, c.nl) < kUnboundedWideTile || std::min(c.ml, c.nl) < kUnboundedSplitSide ||
+        std::max(c.ms, c.ns) > kUnboundedSplitThreadTile)
+      return p;
+    c.unbounded = true;
+    if (const auto [va, vb] = copy_vectors(c); va == 1 && vb == 1) return p;
+    if (legal(c)) p.config = c;
+    return p;
+  }
+  if (c.stages > 2) return p;
   c.stages = 3;
   c.unbounded = true;  // these plans gained 5-7% with unbounded copies inside the matrix (§55)
   // One operand in vectors is enough (§45); the launcher sets vec_copy_a/_b where the call is aligned.

@@ -46,6 +46,14 @@ VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, b
 // or up to 16% faster with one (NN, TT: M = 512 TRSM/TRMM steps, §45), so they pay where the
 // caller has checked that the call's alignment lets the vectors run (per call). Plans whose
 // operands copy no vectors (TN, narrow tiles), and illegal lowerings, keep `p` as it is.
+// A split plan keeps its cp.async stages (with_async_stages lowers the heuristic's, the model
+// picks its own); on tiles kUnboundedWideTile wide on one side and kUnboundedSplitSide on the
+// other, of thread tiles at most kUnboundedSplitThreadTile a side, its copies go unbounded inside
+// the matrix where an operand copies vectors: the H200's S splits on such tiles ran x1.01-1.08
+// faster so, a ragged 1000 x 3000 x 2000 x1.34 (perf notes §145), as unsplit plans did (§55; the
+// model's narrower split picks lost then; a 128 x 128 tile of 16 x 8 thread tiles lost 3%;
+// narrow 256 x 16 / 32 tiles were not measured).
+inline constexpr int kUnboundedSplitSide = 64, kUnboundedSplitThreadTile = 8;
 Plan with_f32_vector_stages(Plan p);
 
 // A batched f32 plan's vector-stage form for m x n x k entries: with_f32_vector_stages, its

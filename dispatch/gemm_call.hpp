@@ -119,6 +119,11 @@ Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool 
 // Other plans come back as they are.
 Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
+// An f32 SIMT plan splitting a deep reduction (K at least 16 times M and N) past one wave of
+// slots, with the most slices that fit that wave, where they fill at least 0.93 of it (perf notes
+// §145). Other plans come back as they are.
+Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+
 // f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four
 // accumulator sets (KernelConfig::ks) and half the slices; other plans as they are. Applied to
 // a plain call's chosen plan, whichever chose it (the model does not know ks, so it weighs the
@@ -144,6 +149,7 @@ struct ForcedTile {
   int kg = 1;
   std::optional<int> raster;  // KernelConfig::raster; none: the launcher's rule (raster_for)
   int batch_tiles = 1;        // KernelConfig::batch_tiles, strided batches only
+  bool unbounded = false;     // KernelConfig::unbounded (SIMT cp.async stages only)
 };
 void force_tile(const std::optional<ForcedTile>& t);
 

@@ -358,7 +358,7 @@ VectorCopies vectors_for_call(const GemmCall& call, const Plan& plan) {
 // vectors (§42; one operand is enough, §45), with that decision: the lowering is the problem's,
 // whether its vectors run the call's.
 std::pair<Plan, std::optional<VectorCopies>> plan_for_alignment(const GemmCall& call, const ProblemPlans& known) {
-  const bool lowered = known.vector_stages.config.stages != known.plan.config.stages;
+  const bool lowered = !(known.vector_stages.config == known.plan.config);  // stages, or a split's copies
   if (const VectorCopies v = lowered ? vectors_for_call(call, known.vector_stages) : VectorCopies{}; v.any())
     return {known.vector_stages, v};
   return {known.plan, std::nullopt};
@@ -516,6 +516,7 @@ Outcome run_batched(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev, c
                              t_forced->tile, 1);
   plan.config.batched = true;
   plan.config.batch_tiles = t_forced->batch_tiles;
+  plan.config.unbounded = t_forced->unbounded;
   if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
     out.detail = "forced tile illegal for this call: " + why;
     return out;
@@ -545,6 +546,7 @@ Outcome run_gemm(const GemmCall& call) {
   if (t_forced) {
     plan = plan_from_tile(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, t_forced->tile,
                           t_forced->kg);
+    plan.config.unbounded = t_forced->unbounded;
     if (std::string why = gen::why_illegal(plan.config); !why.empty()) {
       out.detail = "forced tile illegal for this call: " + why;
       return out;

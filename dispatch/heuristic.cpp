@@ -20,6 +20,7 @@ namespace {
 constexpr std::int64_t kMinSliceK = 128;  // no slice shallower than this
 constexpr std::int64_t kMinSliceFullWave = 768;  // nor than this where the tiles fill the SMs alone
 constexpr int kMaxSlices = 256;
+constexpr std::int64_t kDeepReduction = 16;  // K at least this many times M and N: a deep reduction
 // wgmma's slices on a deep reduction whose blocks leave SMs idle even in 2048-deep slices (§49).
 constexpr std::int64_t kWgmmaFillSliceK = 512;
 constexpr std::int64_t kMaxWorkspaceBytes = std::int64_t{512} << 20;
@@ -130,7 +131,7 @@ Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool 
   // Not for wgmma: its smallest tile with 16 slices beat 128x128 with 63 (H 256x256x60000: 237
   // TFLOP/s against 174, perf notes §25).
   bool deep = false;
-  if (!wgmma && blocks_of(pick) < sms && k >= 16 * std::max(m, n)) {
+  if (!wgmma && blocks_of(pick) < sms && k >= kDeepReduction * std::max(m, n)) {
     for (const gen::Tile& t : tiles)
       if (t.ml * t.nl > pick.ml * pick.nl && t.ml <= m && t.nl <= n && blocks_of(t) >= 4) {
         pick = t;
@@ -195,7 +196,7 @@ Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool 
   // 32x32x60000 in 29 slices 8.1 TFLOP/s, in 105 9.7; 64x64x20000 in 9 slices 11.3, in 35 14.0;
   // 256x256x60000's 16 tiles keep their 16 slices, a wave of two per SM; 64x64x4096 lost 7% going
   // from 2 slices to 8, hence the 8).
-  if (wgmma && kg >= 8 && blocks > 0 && k >= 16 * std::max(m, n) && blocks * kg < sms)
+  if (wgmma && kg >= 8 && blocks > 0 && k >= kDeepReduction * std::max(m, n) && blocks * kg < sms)
     kg = std::max(kg, std::min({sms / blocks, k / kWgmmaFillSliceK, std::int64_t{kMaxSlices}}));
   // mma: once the blocks fill a wave, the split's extra pass over C costs more than the slices
   // gain, unless K is deep next to C (D, H linpack-1024 and -2048: 10-35% faster unsplit). Small
@@ -286,6 +287,30 @@ Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int 
     return p;
   const std::int64_t best = cheapest_split(blocks, sms, k, c.u, 2, std::min<std::int64_t>(2 * p.kg, kMaxSlices));
   if (best != p.kg) split_k(p, m, n, k, static_cast<int>(best));
+  return p;
+}
+
+// f32 SIMT splits of a deep reduction (K at least kDeepReduction times M and N) whose blocks
+// overrun one wave of slots (blocks_per_sm on every SM): the most slices within that wave, where
+// they fill at least kDeepSplitFill of its slots. Every slice past one wave writes and re-reads
+// another partial C and fills another pipeline: on the H200's deep S calls (perf notes §145) one
+// wave ran x1.01-1.10 over the model's and the heuristic's splits of two or more waves (256 x 256 x
+// 60000: 128x64 blocks in 128 slices 39.9 TFLOP/s, in 49 44.6; 384^2 x 30000: 128x128 in 58 slices
+// 39.0, in 29 44.4, both with unbounded copies); waves 0.95 full ran as fast as two or more, one
+// 0.89 full 8% slower than seven (1000 x 700 x 25000: SMs holding two blocks where three fit).
+constexpr double kDeepSplitFill = 0.93;
+
+Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
+  const gen::KernelConfig& c = p.config;
+  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || p.kg <= 1 || multiprocessors <= 0 ||
+      c.ml <= 0 || c.nl <= 0 || k < kDeepReduction * std::max(m, n))
+    return p;
+  const std::int64_t tiles = ceil_div(m, c.ml) * ceil_div(n, c.nl);
+  const std::int64_t slots = multiprocessors * std::max<std::int64_t>(blocks_per_sm(c), 1);
+  const std::int64_t kg = slots / tiles;
+  if (tiles * p.kg <= slots || kg < 2 || static_cast<double>(tiles * kg) < kDeepSplitFill * static_cast<double>(slots))
+    return p;
+  split_k(p, m, n, k, static_cast<int>(kg));
   return p;
 }
 

@@ -8,7 +8,8 @@ float lowering_gain(const Plan& p, std::int64_t m, std::int64_t n, std::int64_t 
   constexpr float kVectorStagesGain = 0.124f;    // log2(1.09), §86
   constexpr float kRegisterStagesGain = 0.123f;  // log2(1.089), §98
   constexpr float kKSetsGain = 0.098f;           // log2(1.07), §92
-  if (!(with_f32_vector_stages(p).config == p.config)) return kVectorStagesGain;
+  // Stages lowered (unsplit plans); a split's unbounded copies alone are not weighed (§145).
+  if (with_f32_vector_stages(p).config.stages != p.config.stages) return kVectorStagesGain;
   if (!(with_register_stages(p).config == p.config)) return kRegisterStagesGain;
   if (!(with_k_sets(p, m, n, k).config == p.config)) return kKSetsGain;
   return 0.f;

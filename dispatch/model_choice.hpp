@@ -13,7 +13,8 @@ namespace ptxblas::dispatch {
 
 // log2 of how much faster than its tuning's measurement dispatch runs plan p of an m x n x k
 // problem: 0.124 (x1.09, the median over the 1332 tuning rows that were timed both ways, as
-// planned and lowered, perf notes §86) where with_f32_vector_stages lowers it; 0.123 (x1.089, the
+// planned and lowered, perf notes §86) where with_f32_vector_stages lowers it to cp.async stages
+// (not for a split's unbounded copies alone, §145); 0.123 (x1.089, the
 // median of §98's seven A/B rows of the s3 plan against its two-register-stage form) where
 // with_register_stages converts it; 0.098 (x1.07, the median of §92's four A/B rows) where
 // with_k_sets does (dispatch gives K sets to plain calls only; a banded step's plan is weighed

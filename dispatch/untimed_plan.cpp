@@ -106,7 +106,9 @@ Plan untimed_choice(const GemmCall& call, model::Picker* picker, int multiproces
     plan = with_async_stages(
         plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors));
   }
-  return plain ? balanced_split(plan, call.m, call.n, call.k, multiprocessors) : plan;
+  if (!plain) return plan;
+  return deep_split_waves(balanced_split(plan, call.m, call.n, call.k, multiprocessors), call.m, call.n, call.k,
+                          multiprocessors);
 }
 
 Plan untimed_plan(const GemmCall& call, model::Picker* picker, int multiprocessors) {

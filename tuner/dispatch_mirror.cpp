@@ -31,7 +31,7 @@ dispatch::GemmCall call_of(const model::Problem& p) {
 dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& given) {
   const dispatch::Plan plan = dispatch::with_k_sets(given, p.m, p.n, p.k);
   const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
-  if (lowered.config.stages == plan.config.stages) return plan;
+  if (lowered.config == plan.config) return plan;
   return vectors_fit(p, lowered.config).any() ? lowered : plan;
 }
 

@@ -42,7 +42,8 @@ int ptxblas_describe_gemm(const char* type, char transa, char transb, int64_t m,
  * in launch order; 2 to 64, a power of two: groups of that many row tiles; -1: the dispatcher's
  * rule, as when absent) and ks (1, 2 or 4: accumulator sets per thread, taking the K-step's rows
  * or mma steps in turn) and batch_tiles (strided wgmma batches: entries a block runs one after
- * another, 1 to 63). A call for
+ * another, 1 to 63) and unbounded (0 or 1: SIMT cp.async stages copy without bounds checks where a
+ * tile lies inside the matrix, as the dispatcher's f32 vector-stage plans may). A call for
  * which the tile is illegal (wgmma: also one whose A or B is not 16-byte aligned with leading
  * dimensions a multiple of 8, or a device other than sm_90) is forwarded to the real cuBLAS. NULL or "" restores the dispatcher.
  * Returns 0, or -1 for a malformed spec. Never touches the GPU. */

@@ -89,6 +89,36 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) 
   Plan split = nt;
   split.kg = 4;  // with_async_stages lowers split plans already
   EXPECT_EQ(with_f32_vector_stages(split).config.stages, 2);
+  EXPECT_FALSE(with_f32_vector_stages(split).config.unbounded);
+  // A split on cp.async stages keeps them; on tiles 128 wide and 64 or more on the other side its
+  // copies go unbounded where an operand copies vectors (§145): 128 x 128 and 128 x 64 of 8 x 8
+  // thread tiles, not 16 x 8 ones, 64 x 64, narrow 256 x 32 or TN.
+  split.config.stages = 3;
+  const Plan split_ub = with_f32_vector_stages(split);
+  EXPECT_EQ(split_ub.config.stages, 3);
+  EXPECT_EQ(split_ub.kg, 4);
+  EXPECT_TRUE(split_ub.config.unbounded);
+  EXPECT_EQ(gen::kernel_name(split_ub.config), "simt_s_nt_128x128x8_8x8_v4_s3_ub");
+  Plan split64 = split;
+  split64.config.nl = 64;
+  split64.config.stages = 4;
+  EXPECT_TRUE(with_f32_vector_stages(split64).config.unbounded);
+  split64.config.ml = 64;
+  split64.config.ms = 4;
+  EXPECT_FALSE(with_f32_vector_stages(split64).config.unbounded);
+  Plan wide_threads = split;  // 16 x 8 thread tiles (128 threads): lost 3% unbounded
+  wide_threads.config.ms = 16;
+  EXPECT_TRUE(gen::why_illegal(wide_threads.config).empty());
+  EXPECT_FALSE(with_f32_vector_stages(wide_threads).config.unbounded);
+  Plan narrow_split = split;
+  narrow_split.config.ml = 256;
+  narrow_split.config.nl = 32;
+  EXPECT_TRUE(gen::why_illegal(narrow_split.config).empty());
+  EXPECT_FALSE(with_f32_vector_stages(narrow_split).config.unbounded);
+  Plan tn_split = split;
+  tn_split.config.op_a = gen::Op::T;
+  tn_split.config.op_b = gen::Op::N;
+  EXPECT_FALSE(with_f32_vector_stages(tn_split).config.unbounded);
   Plan nn = nt;
   nn.config.op_b = gen::Op::N;  // B stored K-contiguous: A's vectors alone lower it (§45)
   EXPECT_EQ(with_f32_vector_stages(nn).config.stages, 3);

@@ -102,6 +102,9 @@ TEST(DispatchMirror, TheHeuristicsPlanIsWeighedAsItRuns) {
   dispatch::Plan split = plan;
   split.kg = 4;
   EXPECT_EQ(dispatch::lowering_gain(split, s.m, s.n, s.k), 0.f);
+  split.config.stages = 3;  // its unbounded copies alone are not weighed (§145)
+  ASSERT_TRUE(dispatch::with_f32_vector_stages(split).config.unbounded);
+  EXPECT_EQ(dispatch::lowering_gain(split, s.m, s.n, s.k), 0.f);
   const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
   EXPECT_EQ(dispatch::lowering_gain(heuristic_plan(d), d.m, d.n, d.k), 0.f);
   // The pick (4 stages, not lowered) is predicted 2 x 0.1 above the plan (2 stages): with the

@@ -576,6 +576,40 @@ TEST(BalancedSplit, BigBlocksOverrunningTheSmsByAPartRoundMove) {
   EXPECT_EQ(balanced_split(d, 2560, 64, 2560, kSms).kg, 3);
 }
 
+// f32 splits of a deep reduction past one wave of slots take the most slices within it, where they
+// fill at least 0.93 of it (perf notes §145); other splits and types keep theirs.
+TEST(DeepSplitWaves, DeepF32SplitsFillOneWave) {
+  using ptxblas::dispatch::blocks_per_sm;
+  using ptxblas::dispatch::deep_split_waves;
+  using ptxblas::dispatch::plan_from_tile;
+  const gen::Tile t128x64{128, 64, 8, 8, 8, 4, gen::Family::Simt, false, 4};
+  const gen::Tile t128{128, 128, 8, 8, 8, 4, gen::Family::Simt, false, 3};
+  auto deep = [&](const gen::Tile& t, gen::Op a, gen::Op b, std::int64_t m, std::int64_t n, std::int64_t k, int kg) {
+    return deep_split_waves(plan_from_tile(gen::DataType::F32, false, a, b, m, n, k, t, kg), m, n, k, kSms);
+  };
+  const gen::Op N = gen::Op::N, T = gen::Op::T;
+  ASSERT_EQ(blocks_per_sm(plan_from_tile(gen::DataType::F32, false, N, T, 256, 256, 60000, t128x64, 128).config), 3);
+  ASSERT_EQ(blocks_per_sm(plan_from_tile(gen::DataType::F32, false, N, T, 512, 512, 20000, t128, 33).config), 2);
+  // ica-256: 8 tiles x 128 slices (1024 blocks) -> 49 (392 of 396 slots).
+  const Plan ica = deep(t128x64, N, T, 256, 256, 60000, 128);
+  EXPECT_EQ(ica.kg, 49);
+  EXPECT_EQ(ica.kchunk % ica.config.u, 0);
+  EXPECT_GE(ica.kchunk * ica.kg, 60000);
+  EXPECT_LT(ica.kchunk * (ica.kg - 1), 60000);
+  EXPECT_EQ(deep(t128, N, T, 512, 512, 20000, 33).kg, 16);  // 16 tiles: 256 of 264 slots
+  EXPECT_EQ(deep(t128, T, N, 384, 384, 30000, 58).kg, 29);  // 9 tiles: 261; TN too
+  EXPECT_EQ(deep(t128, N, T, 640, 640, 16384, 21).kg, 10);  // 25 tiles: 250, 0.947 full
+  // 88 tiles of 1000 x 700: 4 slices fill 352 of 396 slots (0.89): the plan's 32 stay.
+  EXPECT_EQ(deep(t128x64, N, N, 1000, 700, 25000, 32).kg, 32);
+  EXPECT_EQ(deep(t128, N, T, 256, 256, 60000, 66).kg, 66);  // one wave already
+  EXPECT_EQ(deep(t128, N, T, 256, 256, 60000, 1).kg, 1);    // unsplit
+  EXPECT_EQ(deep(t128, N, T, 1024, 1024, 1024, 8).kg, 8);   // K not 16 x M: not a deep reduction
+  EXPECT_EQ(deep(t128, N, T, 1024, 1024, 16384, 8).kg, 4);  // K exactly 16 x M: one
+  const gen::Tile d{64, 64, 16, 32, 32, 1, gen::Family::Mma, false, 3};
+  const Plan dp = plan_from_tile(gen::DataType::F64, false, N, T, 512, 512, 20000, d, 33);
+  EXPECT_EQ(deep_split_waves(dp, 512, 512, 20000, kSms).kg, 33);  // f64: not this rule's
+}
+
 // f64 / c64 with C a little wider than the narrow tiles' take their skinny tile, K split by whole
 // rounds (perf notes §77); other widths, types and short sides fall through.
 TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {

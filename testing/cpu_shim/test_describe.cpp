@@ -165,6 +165,8 @@ TEST(ForceTile, ParsesSpecs) {
   EXPECT_EQ(force_tile("wgmma 128 128 64 64 128 1 1 0 4"), 0);  // legality is judged per call
   EXPECT_EQ(force_tile("wgmma 64 64 64 64 64 1 1 0 2 1 -1 1 4"), 0);   // four batch entries a block
   EXPECT_EQ(force_tile("wgmma 64 64 64 64 64 1 1 0 2 1 -1 1 0"), -1);  // batch_tiles >= 1
+  EXPECT_EQ(force_tile("simt 256 128 8 16 8 4 1 0 3 1 -1 1 1 1"), 0);   // unbounded copies
+  EXPECT_EQ(force_tile("simt 256 128 8 16 8 4 1 0 3 1 -1 1 1 2"), -1);  // unbounded is 0 or 1
   EXPECT_EQ(force_tile("tcgen05 128 64 16 32 32 1"), -1);
   EXPECT_EQ(force_tile("mma 128 64 16"), -1);
   EXPECT_EQ(force_tile("simt 64 64 8 4 4 4 0"), -1);

@@ -5,6 +5,7 @@
 // same tiles' 16-byte vector copies at ragged edges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -160,6 +161,63 @@ TEST(AsyncCopy, AnAlignedOperandKeepsItsVectorsBesideAMisalignedOne) {
       ++checked;
     }
   std::printf("[ async   ] %d calls with one operand misaligned checked\n", checked);
+}
+
+// f32 K splits copying unbounded inside the matrix (perf notes §145): forced onto ragged M, N and
+// deep K in every op pair with 16-byte aligned leading dimensions, and as the dispatcher runs deep
+// reductions (its one-wave split; a split on a tile 128 wide and 64 or more the other way copies
+// unbounded wherever it copies vectors).
+TEST(AsyncCopy, F32SplitsCopyingUnboundedMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x5B1Full);
+  const Entry& e = entry_named("Sgemm");
+  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
+  constexpr const char* kSpecs[] = {"simt 128 128 8 8 8 4 3 0 3 1 -1 1 1 1", "simt 128 64 8 8 8 4 5 0 4 1 -1 1 1 1"};
+  auto whole = [](std::int64_t rows) { return (rows + 3) / 4 * 4; };
+  int checked = 0;
+  for (const char* spec : kSpecs)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps) {
+        ForcedTile f(spec);
+        ASSERT_TRUE(f.accepted()) << spec;
+        std::uniform_int_distribution<std::int64_t> side(130, 300), deep(1500, 3000);
+        Gemm g{ta, tb, side(rng), side(rng), deep(rng), 0, 0, 0, {0.75, 0.5}, {0, 0}};
+        if (rng() % 2) g.beta = {-0.5, 0.25};
+        g.lda = whole(a_rows(g));
+        g.ldb = whole(b_rows(g));
+        g.ldc = leading_dim(g.m, rng() % 2, rng);
+        const CheckResult r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << spec << ": " << describe(e, g) << " -> " << r.kernel;
+        EXPECT_NE(r.kernel.find("_ub"), std::string::npos) << spec << " -> " << r.kernel;
+        EXPECT_NE(r.kernel.find(" kg="), std::string::npos) << spec << " -> " << r.kernel;
+        ++checked;
+      }
+  // The dispatcher's own plans for deep reductions (whatever tile it picks).
+  const struct {
+    cublasOperation_t ta, tb;
+    std::int64_t m, n, k;
+  } kDeep[] = {{CUBLAS_OP_N, CUBLAS_OP_T, 256, 128, 40000}, {CUBLAS_OP_N, CUBLAS_OP_N, 200, 200, 30000},
+               {CUBLAS_OP_T, CUBLAS_OP_T, 250, 130, 30000}};
+  int unbounded = 0;
+  for (const auto& d : kDeep) {
+    Gemm g{d.ta, d.tb, d.m, d.n, d.k, 0, 0, 0, {1, 0}, {0.5, 0}};
+    g.lda = whole(a_rows(g));
+    g.ldb = whole(b_rows(g));
+    g.ldc = g.m;
+    const CheckResult r = check_gemm(e, g, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+    int ml = 0, nl = 0;
+    const bool simt = std::sscanf(r.kernel.c_str(), "simt_s_%*2s_%dx%d", &ml, &nl) == 2;
+    const bool lowered = simt && r.kernel.find(" kg=") != std::string::npos && std::max(ml, nl) >= 128 &&
+                         std::min(ml, nl) >= 64 && r.kernel.find("_vc") != std::string::npos;
+    if (lowered) {
+      EXPECT_NE(r.kernel.find("_ub"), std::string::npos) << describe(e, g) << " -> " << r.kernel;
+    }
+    unbounded += r.kernel.find("_ub") != std::string::npos;
+    ++checked;
+  }
+  std::printf("[ async   ] %d f32 splits checked, %d of the dispatcher's deep ones unbounded\n", checked, unbounded);
 }
 
 }  // namespace

@@ -468,6 +468,12 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                     if not tile[6]:  # SIMT: the variant that copies unbounded there too
                         add("%s %s interior block unbounded" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
                             tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=True)
+                # ...and so under a K split (dispatch's f32 split plans, perf notes §145): slices
+                # deeper than the pipeline, the last one partial, refills past a slice's end inside K.
+                if not tile[6]:
+                    add("%s %s interior block unbounded split-K" % (o, name), t, o[0], o[1], tile, tile[0] + 5,
+                        tile[1] + 3, 2 * (tile[8] + 1) * tile[2] + 5, kchunk=(tile[8] + 1) * tile[2], kg=3,
+                        vc=t in "sdc", ub=True)
                 # ...and their 16-byte vector copies: every op pair with M, N and K ending mid-vector,
                 # then split-K, a band and a race check (4- and 8-byte types; c64 copies 16 already).
                 if t in "sdc":
