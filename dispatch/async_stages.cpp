@@ -1,6 +1,7 @@
 #include "async_stages.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -83,6 +84,31 @@ Plan with_f32_vector_stages(Plan p) {
   // One operand in vectors is enough (§45); the launcher sets vec_copy_a/_b where the call is aligned.
   if (const auto [va, vb] = copy_vectors(c); va == 1 && vb == 1) return p;
   if (legal(c)) p.config = c;
+  return p;
+}
+
+Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
+  const gen::KernelConfig& c = p.config;
+  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || p.kg > 1 || !c.unbounded || c.ml != 128 ||
+      c.nl != 128 || c.ms != 8 || c.ns != 8 || c.u != 8 || c.op_a != gen::Op::N || k < kWideTileMinK ||
+      multiprocessors <= 0)
+    return p;
+  gen::KernelConfig w = c;
+  if (c.op_b == gen::Op::T) {
+    w.nl = 256;
+    w.ns = 16;
+  } else if (c.op_b == gen::Op::N) {
+    w.ml = 256;
+    w.ms = 16;
+  } else {
+    return p;
+  }
+  if (m % w.ml != 0 || n % w.nl != 0 || !legal(w)) return p;
+  if (const auto [va, vb] = copy_vectors(w); va == 1 && vb == 1) return p;
+  const double waves = static_cast<double>((m / w.ml) * (n / w.nl)) /
+                       static_cast<double>(multiprocessors * std::max<std::int64_t>(blocks_per_sm(w), 1));
+  if (waves / std::ceil(waves) < kWideTileFill) return p;
+  p.config = w;
   return p;
 }
 

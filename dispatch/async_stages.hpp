@@ -56,6 +56,17 @@ VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, b
 inline constexpr int kUnboundedSplitSide = 64, kUnboundedSplitThreadTile = 8;
 Plan with_f32_vector_stages(Plan p);
 
+// A plain f32 call's vector-stage form (with_f32_vector_stages: unsplit, unbounded copies) of the
+// catalogue's 128 x 128 tile of 8 x 8 thread tiles on wider blocks of one per SM where they divide C and fill their waves at least
+// kWideTileFill (waves over whole waves), K at least kWideTileMinK: NT on 128 x 256 of 8 x 16
+// thread tiles, NN on 256 x 128 of 16 x 8. On the H200's large S calls (perf notes §146) those ran
+// x1.02-1.045 over 128 x 128 where they divided C (NT 8192^3 50.1 -> 51.6 TFLOP/s), x0.70-0.94 where
+// they did not, x0.98 at K = 512; TT gained 0.5% on 128 x 256 and lost 6.5% on 256 x 128, TN lost
+// on both (no vectors there). Other plans come back as they are.
+inline constexpr double kWideTileFill = 0.95;
+inline constexpr std::int64_t kWideTileMinK = 1024;
+Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+
 // A batched f32 plan's vector-stage form for m x n x k entries: with_f32_vector_stages, its
 // unbounded copies kept on tiles kUnboundedWideTile wide and on kUnboundedWholeTile-wide ones
 // whose entries they fill whole at least kUnboundedWholeMinK deep. On the H200's batches (perf

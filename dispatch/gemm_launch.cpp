@@ -558,12 +558,17 @@ Outcome run_gemm(const GemmCall& call) {
     // stream capture, where nothing is timed, is benchmarked on a later call).
     // A quick plan is neither timed nor kept.
     const int top_k = call.quick_plan ? 0 : benchmark_top_k();
-    const PlanKey key{ctx, {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16, call.band, {}};
+    const bool plain = call.band == gen::kBandNone && call.fill == gen::kFillWhole;
+    const PlanKey key{ctx,       {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16,
+                      call.band, {},
+                      !plain};
     std::optional<ProblemPlans> known;
     if (top_k == 0 && !call.quick_plan) known = g_plans.find(key);
     if (!known) {
       const Plan fresh = with_register_stages(fresh_plan(d, ctx, dev, call, top_k, !call.quick_plan));
-      known = ProblemPlans{fresh, with_f32_vector_stages(fresh)};
+      const Plan vector_stages = with_f32_vector_stages(fresh);
+      known = ProblemPlans{fresh, plain ? with_f32_wide_tile(vector_stages, call.m, call.n, call.k, dev.multiprocessors)
+                                        : vector_stages};
       if (top_k == 0 && !call.quick_plan) g_plans.add(key, *known);
     }
     std::tie(plan, vectors) = plan_for_alignment(call, *known);

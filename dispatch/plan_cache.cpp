@@ -13,7 +13,8 @@ std::size_t PlanKeyHash::operator()(const PlanKey& k) const {
   mix(std::hash<const void*>{}(k.ctx));
   mix(static_cast<std::size_t>(k.batched.batch));
   return h ^ (static_cast<std::size_t>(k.scalar_f16) | static_cast<std::size_t>(k.band) << 1 |
-              static_cast<std::size_t>(k.batched.wgmma) << 8 | static_cast<std::size_t>(k.batched.reads_c) << 9);
+              static_cast<std::size_t>(k.batched.wgmma) << 8 | static_cast<std::size_t>(k.batched.reads_c) << 9 |
+              static_cast<std::size_t>(k.fill) << 10);
 }
 
 PlanKey batch_plan_key(CUcontext ctx, const GemmCall& call, bool wgmma) {

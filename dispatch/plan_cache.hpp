@@ -34,6 +34,7 @@ struct PlanKey {
   bool scalar_f16 = false;
   int band = 0;  // gen::kBand*: a banded step is planned apart from the plain GEMM of its shape
   BatchKey batched;
+  bool fill = false;  // a triangular step too: plain calls' rules (untimed_plan) are theirs alone
   bool operator==(const PlanKey&) const = default;
 };
 

@@ -162,7 +162,7 @@ long run_bench(const BenchOptions& opt) {
     for (; i < pending.size() && pending[i].problem == p && std::chrono::steady_clock::now() - start < budget; ++i) {
       Sample s = pending[i];
       dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, s.tuning);
-      if (opt.as_dispatched) plan = as_dispatched(p, plan);
+      if (opt.as_dispatched) plan = as_dispatched(p, plan, prop.multiProcessorCount);
       std::string why;
       const double secs = time_plan(p, plan, buf, stream, TimingOptions{opt.min_ms, opt.max_reps}, why);
       if (secs <= 0) {

@@ -28,9 +28,10 @@ dispatch::GemmCall call_of(const model::Problem& p) {
   return call;
 }
 
-dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& given) {
+dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& given, int multiprocessors) {
   const dispatch::Plan plan = dispatch::with_k_sets(given, p.m, p.n, p.k);
-  const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
+  const dispatch::Plan lowered =
+      dispatch::with_f32_wide_tile(dispatch::with_f32_vector_stages(plan), p.m, p.n, p.k, multiprocessors);
   if (lowered.config == plan.config) return plan;
   return vectors_fit(p, lowered.config).any() ? lowered : plan;
 }
@@ -45,7 +46,8 @@ gen::KernelConfig launched_config(const model::Problem& p, const dispatch::Plan&
 
 bool lowered_by_dispatch(const model::Problem& p, const gen::Tuning& t) {
   const dispatch::Plan plan = dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, t);
-  return !(as_dispatched(p, plan).config == plan.config);
+  // The wide tile applies only to plans the vector-stage form changed already: no SM count needed.
+  return !(as_dispatched(p, plan, 0).config == plan.config);
 }
 
 gen::Tuning heuristic_fallback(const model::Problem& p, int multiprocessors, bool lowered) {

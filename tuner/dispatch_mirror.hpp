@@ -18,8 +18,9 @@ dispatch::GemmCall call_of(const model::Problem& p);
 // vector copies, the unbounded variant: dispatch's with_f32_vector_stages) where it differs and
 // one of the operands' copies fits 16-byte vectors (dispatch's vector_copies_fit, whose alignment
 // test on the tuner's buffers reduces to the leading dimension's), else the plan itself; f64's
-// small split plans in their K-set form (dispatch's with_k_sets) first.
-dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan);
+// small split plans in their K-set form (dispatch's with_k_sets) first; the vector-stage form on
+// the wide tile dispatch takes on `multiprocessors` SMs where C divides into it (with_f32_wide_tile).
+dispatch::Plan as_dispatched(const model::Problem& p, const dispatch::Plan& plan, int multiprocessors);
 // The kernel configuration a launch of `plan` runs on the tuner's buffers: the plan's, with the
 // 16-byte vector copies the launcher turns on per operand where the leading dimension allows
 // (dispatch's vector_copies_fit), which name another kernel (`_vc`, `_vca`, `_vcb`): what the

@@ -161,7 +161,7 @@ long run_eval(const EvalOptions& opt) {
     auto time_one = [&](std::size_t i) {
       // Timed as dispatch would run it (the f32 vector-stage lowering where the call allows it).
       const dispatch::Plan plan =
-          as_dispatched(p, dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sc.all[i]));
+          as_dispatched(p, dispatch::plan_from_tuning(p.data, false, p.op_a, p.op_b, p.m, p.n, p.k, sc.all[i]), prop.multiProcessorCount);
       std::string why;
       return time_plan(p, plan, buf, stream, opt.timing, why);  // < 0: refused
     };

@@ -145,6 +145,56 @@ TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) 
   EXPECT_EQ(with_f32_vector_stages(async).config.stages, 4);
 }
 
+// A plain call's vector-stage form of 128 x 128 (8 x 8 thread tiles) on 128 x 256 (NT) or 256 x 128
+// (NN) blocks where those divide C, fill their waves at least 0.95 and K is at least 1024 (§146).
+TEST(AsyncStages, WideF32TilesWhereTheyDivideCAndFillTheirWaves) {
+  using gen::DataType;
+  using gen::Family;
+  auto lowered = [](gen::Op a, gen::Op b) {
+    Plan p = plan_of(DataType::F32, Family::Simt, 2, 1);
+    p.config.ml = p.config.nl = 128;
+    p.config.ms = p.config.ns = 8;
+    p.config.vec = 4;
+    p.config.op_a = a;
+    p.config.op_b = b;
+    return with_f32_vector_stages(p);
+  };
+  const gen::Op N = gen::Op::N, T = gen::Op::T;
+  const Plan nt = lowered(N, T), nn = lowered(N, N);
+  ASSERT_TRUE(nt.config.unbounded);
+  ASSERT_TRUE(nn.config.unbounded);
+  for (std::int64_t size : {2048, 4096, 6144, 8192}) {
+    const gen::KernelConfig w = with_f32_wide_tile(nt, size, size, size, 132).config;
+    EXPECT_EQ(gen::kernel_name(w), "simt_s_nt_128x256x8_8x16_v4_s3_ub") << size;
+    EXPECT_EQ(gen::kernel_name(with_f32_wide_tile(nn, size, size, size, 132).config),
+              "simt_s_nn_256x128x8_16x8_v4_s3_ub")
+        << size;
+  }
+  EXPECT_EQ(with_f32_wide_tile(nn, 8192, 1024, 4096, 132).config.ml, 256);  // 256 tiles: 1.94 waves
+  EXPECT_EQ(with_f32_wide_tile(nn, 4096, 4096, 1024, 132).config.ml, 256);
+  // Kept: waves part-full (3072^2: 2.18 waves; 2304^2: 1.23), C not divided (3000 x 2000, 6000 x
+  // 3000), K below 1024, TT and TN, a split, a plan not lowered (two stages, or the model's own
+  // cp.async stages without unbounded copies), no SM count.
+  auto kept = [](const Plan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
+    EXPECT_EQ(with_f32_wide_tile(p, m, n, k, 132).config, p.config) << m << " x " << n << " x " << k;
+  };
+  kept(nt, 3072, 3072, 3072);
+  kept(nn, 2304, 2304, 2304);
+  kept(nn, 3000, 2000, 1500);
+  kept(nn, 6000, 3000, 3000);
+  kept(nn, 4096, 4096, 512);
+  kept(lowered(T, T), 4096, 4096, 4096);
+  kept(lowered(T, N), 4096, 4096, 4096);
+  Plan split = nt;
+  split.kg = 2;
+  kept(split, 4096, 4096, 4096);
+  Plan own = nt;
+  own.config.unbounded = false;
+  kept(own, 4096, 4096, 4096);
+  kept(plan_of(DataType::F32, Family::Simt, 2, 1), 4096, 4096, 4096);
+  EXPECT_EQ(with_f32_wide_tile(nt, 4096, 4096, 4096, 0).config, nt.config);
+}
+
 // A batch's f32 vector-stage form: the single calls' lowering, its unbounded copies kept on
 // 128-wide tiles and on 64-wide ones the entries fill whole at least 1024 deep (§142, §144); plans
 // it does not lower stay as they are.

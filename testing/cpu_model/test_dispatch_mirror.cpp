@@ -29,18 +29,20 @@ TEST(DispatchMirror, F32PlansRunLoweredWhereVectorsFit) {
   const dispatch::Plan plan = heuristic_plan(aligned);
   const dispatch::Plan lowered = dispatch::with_f32_vector_stages(plan);
   ASSERT_NE(lowered.config.stages, plan.config.stages) << "the heuristic's S 2048^3 plan is lowered by dispatch";
-  const dispatch::Plan run = tuner::as_dispatched(aligned, plan);
+  const dispatch::Plan run = tuner::as_dispatched(aligned, plan, 132);
   EXPECT_EQ(run.config.stages, lowered.config.stages);
   EXPECT_TRUE(run.config.unbounded);
+  EXPECT_EQ(run.config.nl, 256);  // on the wide tile dispatch takes there (§146)
+  EXPECT_EQ(tuner::as_dispatched(aligned, plan, 0).config, lowered.config);
   // Odd leading dimensions (lda = m, ldb = n here): no operand's copies fit vectors.
   const model::Problem odd{DataType::F32, Op::N, Op::T, 2047, 2047, 2048};
   const dispatch::Plan odd_plan = heuristic_plan(odd);
   ASSERT_NE(dispatch::with_f32_vector_stages(odd_plan).config.stages, odd_plan.config.stages);
-  EXPECT_EQ(tuner::as_dispatched(odd, odd_plan).config.stages, odd_plan.config.stages);
-  EXPECT_FALSE(tuner::as_dispatched(odd, odd_plan).config.unbounded);
+  EXPECT_EQ(tuner::as_dispatched(odd, odd_plan, 132).config.stages, odd_plan.config.stages);
+  EXPECT_FALSE(tuner::as_dispatched(odd, odd_plan, 132).config.unbounded);
   // Not f32: as planned.
   const model::Problem d{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
-  EXPECT_EQ(tuner::as_dispatched(d, heuristic_plan(d)).config, heuristic_plan(d).config);
+  EXPECT_EQ(tuner::as_dispatched(d, heuristic_plan(d), 132).config, heuristic_plan(d).config);
 }
 
 // D's heuristic plan with register stages: a model that measured cp.async stages is weighed
@@ -209,12 +211,12 @@ TEST(DispatchMirror, RemeasurePicksTheRowsDispatchLowers) {
 // 3 slices (dispatch's with_k_sets), so the tuner times that kernel; D linpack-2048's as planned.
 TEST(DispatchMirror, F64SmallSplitPlansRunInKSets) {
   const model::Problem deep{DataType::F64, Op::T, Op::N, 2560, 32, 2560}, square{DataType::F64, Op::N, Op::T, 2048, 2048, 2048};
-  const dispatch::Plan run = tuner::as_dispatched(deep, heuristic_plan(deep));
+  const dispatch::Plan run = tuner::as_dispatched(deep, heuristic_plan(deep), 132);
   EXPECT_EQ(run.config.ks, 4);
   EXPECT_EQ(run.config.u, 32);
   EXPECT_EQ(run.kg, 3);
   EXPECT_TRUE(tuner::lowered_by_dispatch(deep, dispatch::tuning_of(heuristic_plan(deep))));
-  EXPECT_EQ(tuner::as_dispatched(square, heuristic_plan(square)).config, heuristic_plan(square).config);
+  EXPECT_EQ(tuner::as_dispatched(square, heuristic_plan(square), 132).config, heuristic_plan(square).config);
 }
 
 // A configuration measured again in a later file replaces its earlier value, in its first place;

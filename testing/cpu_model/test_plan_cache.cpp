@@ -44,6 +44,9 @@ TEST(PlanCache, ReturnsThePlanOfItsKeyOnly) {
   other = key;
   other.band = gen::kBandALower;  // a banded step of the same shape is planned apart (§59)
   EXPECT_FALSE(cache.find(other));
+  other = key;
+  other.fill = true;  // so is a triangular step: plain calls' rules are theirs alone (§146)
+  EXPECT_FALSE(cache.find(other));
 
   other = key;
   other.batched.batch = 1;  // a batch of one (pointer arrays) is planned apart from a single call

@@ -220,5 +220,52 @@ TEST(AsyncCopy, F32SplitsCopyingUnboundedMatchTheReference) {
   std::printf("[ async   ] %d f32 splits checked, %d of the dispatcher's deep ones unbounded\n", checked, unbounded);
 }
 
+// The wide f32 tiles (128 x 256 of 8 x 16 thread tiles, 256 x 128 of 16 x 8; one block an SM, perf
+// notes §146) with unbounded copies, forced onto ragged shapes in every op pair, and as the
+// dispatcher takes them for C that divides into one wave of them (NT 1536 x 2816, NN 2816 x 1536:
+// 132 blocks each, K 1024).
+TEST(AsyncCopy, WideF32TilesMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x256ull);
+  const Entry& e = entry_named("Sgemm");
+  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
+  constexpr const char* kSpecs[] = {"simt 128 256 8 8 16 4 1 0 3 1 -1 1 1 1", "simt 256 128 8 16 8 4 1 0 3 1 -1 1 1 1"};
+  auto whole = [](std::int64_t rows) { return (rows + 3) / 4 * 4; };
+  int checked = 0;
+  for (const char* spec : kSpecs)
+    for (cublasOperation_t ta : kOps)
+      for (cublasOperation_t tb : kOps) {
+        ForcedTile f(spec);
+        ASSERT_TRUE(f.accepted()) << spec;
+        std::uniform_int_distribution<std::int64_t> side(260, 600), deep(40, 400);
+        Gemm g{ta, tb, side(rng), side(rng), deep(rng), 0, 0, 0, {0.75, 0.5}, {0, 0}};
+        if (rng() % 2) g.beta = {-0.5, 0.25};
+        g.lda = whole(a_rows(g));
+        g.ldb = whole(b_rows(g));
+        g.ldc = leading_dim(g.m, rng() % 2, rng);
+        const CheckResult r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << spec << ": " << describe(e, g) << " -> " << r.kernel;
+        ++checked;
+      }
+  const struct {
+    cublasOperation_t ta, tb;
+    std::int64_t m, n;
+    const char* tile;
+  } kDispatched[] = {{CUBLAS_OP_N, CUBLAS_OP_T, 1536, 2816, "_128x256x8_8x16_"},
+                     {CUBLAS_OP_N, CUBLAS_OP_N, 2816, 1536, "_256x128x8_16x8_"}};
+  for (const auto& d : kDispatched) {
+    Gemm g{d.ta, d.tb, d.m, d.n, 1024, 0, 0, 0, {1, 0}, {0.5, 0}};
+    g.lda = a_rows(g);
+    g.ldb = b_rows(g);
+    g.ldc = g.m;
+    const CheckResult r = check_gemm(e, g, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+    EXPECT_NE(r.kernel.find(d.tile), std::string::npos) << describe(e, g) << " -> " << r.kernel;
+    ++checked;
+  }
+  std::printf("[ async   ] %d calls on wide f32 tiles checked\n", checked);
+}
+
 }  // namespace
 }  // namespace gputest
