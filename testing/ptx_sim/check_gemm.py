@@ -183,7 +183,9 @@ EXTRA_TILES = {
     "s": [(64, 64, 8, 4, 4, 4, S, False, 3), (32, 32, 8, 2, 2, 2, S, False, 4),(128, 32, 8, 8, 8, 4), (16, 16, 16, 1, 1, 1), (32, 32, 8, 2, 2, 1), (32, 32, 8, 2, 2, 2),
           (128, 128, 8, 8, 8, 4), (128, 128, 8, 8, 8, 4, S, False, 3),
           (256, 16, 8, 16, 4, 4, S, False, 3), (16, 128, 32, 4, 4, 4), (256, 32, 8, 8, 8, 4, S, False, 4),
-          (32, 256, 8, 8, 8, 4)],  # new tiles last: the op pair of a tile's split-K and race cases follows its place
+          (32, 256, 8, 8, 8, 4), (128, 256, 8, 8, 16, 4, S, False, 3), (256, 128, 8, 16, 8, 4, S, False, 3)],
+    # new tiles last: the op pair of a tile's split-K and race cases follows its place; the last two
+    # are dispatch's wide f32 tiles (perf notes §146), which plain calls may run out of place too
     "d": [(128, 64, 8, 64, 32, 1, M, False, 3), (32, 32, 16, 16, 16, 1, M, False, 4), (32, 32, 8, 2, 2, 2), (32, 64, 16, 2, 4, 2), (128, 64, 8, 8, 4, 2), (64, 32, 16, 32, 8, 1, M),
           (16, 64, 8, 16, 32, 1, M), (32, 32, 8, 16, 16, 1, M, False, 2), (64, 16, 16, 16, 16, 1, M, False, 2),
           (32, 32, 16, 16, 16, 1, M), (64, 16, 32, 16, 16, 1, M, False, 4), (16, 64, 32, 16, 16, 1, M, False, 4),
