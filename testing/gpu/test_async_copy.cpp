@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
 
@@ -163,6 +164,33 @@ TEST(AsyncCopy, AnAlignedOperandKeepsItsVectorsBesideAMisalignedOne) {
   std::printf("[ async   ] %d calls with one operand misaligned checked\n", checked);
 }
 
+// Sgemm with each forced spec in every op pair of N and T: M and N from `side`, K from `deep`,
+// leading dimensions of A and B whole 16-byte vectors, beta zero or not; each checked, and its
+// kernel name holding every one of `names`. Returns the calls checked.
+int check_forced_f32(const Handle& h, std::mt19937_64& rng, std::initializer_list<const char*> specs,
+                     std::uniform_int_distribution<std::int64_t> side, std::uniform_int_distribution<std::int64_t> deep,
+                     std::initializer_list<const char*> names) {
+  const Entry& e = entry_named("Sgemm");
+  auto whole = [](std::int64_t rows) { return (rows + 3) / 4 * 4; };
+  int checked = 0;
+  for (const char* spec : specs)
+    for (cublasOperation_t ta : {CUBLAS_OP_N, CUBLAS_OP_T})
+      for (cublasOperation_t tb : {CUBLAS_OP_N, CUBLAS_OP_T}) {
+        ForcedTile f(spec);
+        EXPECT_TRUE(f.accepted()) << spec;
+        Gemm g{ta, tb, side(rng), side(rng), deep(rng), 0, 0, 0, {0.75, 0.5}, {0, 0}};
+        if (rng() % 2) g.beta = {-0.5, 0.25};
+        g.lda = whole(a_rows(g));
+        g.ldb = whole(b_rows(g));
+        g.ldc = leading_dim(g.m, rng() % 2, rng);
+        const CheckResult r = check_gemm(e, g, h.get(), rng);
+        EXPECT_EQ(r.failure, "") << spec << ": " << describe(e, g) << " -> " << r.kernel;
+        for (const char* name : names) EXPECT_NE(r.kernel.find(name), std::string::npos) << spec << " -> " << r.kernel;
+        ++checked;
+      }
+  return checked;
+}
+
 // f32 K splits copying unbounded inside the matrix (perf notes §145): forced onto ragged M, N and
 // deep K in every op pair with 16-byte aligned leading dimensions, and as the dispatcher runs deep
 // reductions (its one-wave split; a split on a tile 128 wide and 64 or more the other way copies
@@ -172,27 +200,11 @@ TEST(AsyncCopy, F32SplitsCopyingUnboundedMatchTheReference) {
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0x5B1Full);
   const Entry& e = entry_named("Sgemm");
-  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
-  constexpr const char* kSpecs[] = {"simt 128 128 8 8 8 4 3 0 3 1 -1 1 1 1", "simt 128 64 8 8 8 4 5 0 4 1 -1 1 1 1"};
   auto whole = [](std::int64_t rows) { return (rows + 3) / 4 * 4; };
-  int checked = 0;
-  for (const char* spec : kSpecs)
-    for (cublasOperation_t ta : kOps)
-      for (cublasOperation_t tb : kOps) {
-        ForcedTile f(spec);
-        ASSERT_TRUE(f.accepted()) << spec;
-        std::uniform_int_distribution<std::int64_t> side(130, 300), deep(1500, 3000);
-        Gemm g{ta, tb, side(rng), side(rng), deep(rng), 0, 0, 0, {0.75, 0.5}, {0, 0}};
-        if (rng() % 2) g.beta = {-0.5, 0.25};
-        g.lda = whole(a_rows(g));
-        g.ldb = whole(b_rows(g));
-        g.ldc = leading_dim(g.m, rng() % 2, rng);
-        const CheckResult r = check_gemm(e, g, h.get(), rng);
-        EXPECT_EQ(r.failure, "") << spec << ": " << describe(e, g) << " -> " << r.kernel;
-        EXPECT_NE(r.kernel.find("_ub"), std::string::npos) << spec << " -> " << r.kernel;
-        EXPECT_NE(r.kernel.find(" kg="), std::string::npos) << spec << " -> " << r.kernel;
-        ++checked;
-      }
+  int checked = check_forced_f32(
+      h, rng, {"simt 128 128 8 8 8 4 3 0 3 1 -1 1 1 1", "simt 128 64 8 8 8 4 5 0 4 1 -1 1 1 1"},
+      std::uniform_int_distribution<std::int64_t>(130, 300), std::uniform_int_distribution<std::int64_t>(1500, 3000),
+      {"_ub", " kg="});
   // The dispatcher's own plans for deep reductions (whatever tile it picks).
   const struct {
     cublasOperation_t ta, tb;
@@ -231,25 +243,10 @@ TEST(AsyncCopy, WideF32TilesMatchTheReference) {
   Handle h;
   std::mt19937_64 rng(test_seed() ^ 0x256ull);
   const Entry& e = entry_named("Sgemm");
-  constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T};
-  constexpr const char* kSpecs[] = {"simt 128 256 8 8 16 4 1 0 3 1 -1 1 1 1", "simt 256 128 8 16 8 4 1 0 3 1 -1 1 1 1"};
-  auto whole = [](std::int64_t rows) { return (rows + 3) / 4 * 4; };
-  int checked = 0;
-  for (const char* spec : kSpecs)
-    for (cublasOperation_t ta : kOps)
-      for (cublasOperation_t tb : kOps) {
-        ForcedTile f(spec);
-        ASSERT_TRUE(f.accepted()) << spec;
-        std::uniform_int_distribution<std::int64_t> side(260, 600), deep(40, 400);
-        Gemm g{ta, tb, side(rng), side(rng), deep(rng), 0, 0, 0, {0.75, 0.5}, {0, 0}};
-        if (rng() % 2) g.beta = {-0.5, 0.25};
-        g.lda = whole(a_rows(g));
-        g.ldb = whole(b_rows(g));
-        g.ldc = leading_dim(g.m, rng() % 2, rng);
-        const CheckResult r = check_gemm(e, g, h.get(), rng);
-        EXPECT_EQ(r.failure, "") << spec << ": " << describe(e, g) << " -> " << r.kernel;
-        ++checked;
-      }
+  int checked = check_forced_f32(
+      h, rng, {"simt 128 256 8 8 16 4 1 0 3 1 -1 1 1 1", "simt 256 128 8 16 8 4 1 0 3 1 -1 1 1 1"},
+      std::uniform_int_distribution<std::int64_t>(260, 600), std::uniform_int_distribution<std::int64_t>(40, 400),
+      {"_ub"});
   const struct {
     cublasOperation_t ta, tb;
     std::int64_t m, n;
