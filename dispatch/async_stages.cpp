@@ -90,8 +90,8 @@ Plan with_f32_vector_stages(Plan p) {
 Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
   const gen::KernelConfig& c = p.config;
   if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || p.kg > 1 || !c.unbounded || c.ml != 128 ||
-      c.nl != 128 || c.ms != 8 || c.ns != 8 || c.u != 8 || c.op_a != gen::Op::N || k < kWideTileMinK ||
-      multiprocessors <= 0)
+      c.nl != 128 || c.ms != 8 || c.ns != 8 || c.u != 8 || c.vec != 4 || c.kl != 1 || c.ks != 1 || c.store_pad ||
+      c.op_a != gen::Op::N || k < kWideTileMinK || multiprocessors <= 0)
     return p;
   gen::KernelConfig w = c;
   if (c.op_b == gen::Op::T) {

@@ -52,12 +52,13 @@ VectorCopies vector_copies_fit(const gen::KernelConfig& c, gen::DataType data, b
 // the matrix where an operand copies vectors: the H200's S splits on such tiles ran x1.01-1.08
 // faster so, a ragged 1000 x 3000 x 2000 x1.34 (perf notes §145), as unsplit plans did (§55; the
 // model's narrower split picks lost then; a 128 x 128 tile of 16 x 8 thread tiles lost 3%;
-// narrow 256 x 16 / 32 tiles were not measured).
+// narrow 256 x 16 / 32 tiles were not measured). Banded, triangular and out-of-place steps'
+// splits too, as their unsplit plans (measured on plain calls only).
 inline constexpr int kUnboundedSplitSide = 64, kUnboundedSplitThreadTile = 8;
 Plan with_f32_vector_stages(Plan p);
 
 // A plain f32 call's vector-stage form (with_f32_vector_stages: unsplit, unbounded copies) of the
-// catalogue's 128 x 128 tile of 8 x 8 thread tiles on wider blocks of one per SM where they divide C and fill their waves at least
+// catalogue's 128 x 128 tile of 8 x 8 thread tiles (runs of 4, no KL / KS) on wider blocks of one per SM where they divide C and fill their waves at least
 // kWideTileFill (waves over whole waves), K at least kWideTileMinK: NT on 128 x 256 of 8 x 16
 // thread tiles, NN on 256 x 128 of 16 x 8. On the H200's large S calls (perf notes §146) those ran
 // x1.02-1.045 over 128 x 128 where they divided C (NT 8192^3 50.1 -> 51.6 TFLOP/s), x0.70-0.94 where

@@ -62,6 +62,10 @@ struct GemmCall {
   bool pointer_arrays = false;
 };
 
+// Whole C and no triangular operand: the calls plain-call rules (narrow, skinny, balanced and
+// one-wave splits, K sets, wide tiles) are for; banded and triangular steps' blocks do unequal work.
+inline bool is_plain(const GemmCall& call) { return call.band == gen::kBandNone && call.fill == gen::kFillWhole; }
+
 struct Outcome {
   bool served = false;  // false: the caller forwards to the real cuBLAS (nothing was queued)
   bool failed = false;  // work was partly queued and then failed: report, never forward

@@ -558,7 +558,7 @@ Outcome run_gemm(const GemmCall& call) {
     // stream capture, where nothing is timed, is benchmarked on a later call).
     // A quick plan is neither timed nor kept.
     const int top_k = call.quick_plan ? 0 : benchmark_top_k();
-    const bool plain = call.band == gen::kBandNone && call.fill == gen::kFillWhole;
+    const bool plain = is_plain(call);
     const PlanKey key{ctx,       {call.data, call.op_a, call.op_b, call.m, call.n, call.k}, call.scalar_f16,
                       call.band, {},
                       !plain};

@@ -306,6 +306,7 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
       c.ml <= 0 || c.nl <= 0 || k < kDeepReduction * std::max(m, n))
     return p;
   const std::int64_t tiles = ceil_div(m, c.ml) * ceil_div(n, c.nl);
+  if (tiles <= 0) return p;
   const std::int64_t slots = multiprocessors * std::max<std::int64_t>(blocks_per_sm(c), 1);
   const std::int64_t kg = slots / tiles;
   if (tiles * p.kg <= slots || kg < 2 || static_cast<double>(tiles * kg) < kDeepSplitFill * static_cast<double>(slots))

@@ -34,7 +34,7 @@ struct PlanKey {
   bool scalar_f16 = false;
   int band = 0;  // gen::kBand*: a banded step is planned apart from the plain GEMM of its shape
   BatchKey batched;
-  bool fill = false;  // a triangular step too: plain calls' rules (untimed_plan) are theirs alone
+  bool fill = false;  // not a plain call (triangular or banded): plain calls' rules are theirs alone
   bool operator==(const PlanKey&) const = default;
 };
 
@@ -47,8 +47,9 @@ struct PlanKeyHash {
   std::size_t operator()(const PlanKey& k) const;
 };
 
-// A problem's plan and its f32 vector-stage form (with_f32_vector_stages; the plan itself where
-// that lowering does not apply), which a call runs when its alignment lets the vectors run.
+// A problem's plan and its f32 vector-stage form (with_f32_vector_stages, for plain calls on the
+// wide tile with_f32_wide_tile may take, for batches with_f32_batch_vector_stages; the plan itself
+// where no lowering applies), which a call runs when its alignment lets the vectors run.
 struct ProblemPlans {
   Plan plan, vector_stages;
 };

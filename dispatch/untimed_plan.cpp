@@ -56,8 +56,6 @@ gen::Tuning band_choice(const GemmCall& call, model::Picker& picker, const model
   return cands[best].tuning;
 }
 
-bool is_plain(const GemmCall& call) { return call.band == gen::kBandNone && call.fill == gen::kFillWhole; }
-
 }  // namespace
 
 Plan plan_of(const GemmCall& call, const gen::Tuning& t) {

@@ -56,8 +56,9 @@ struct KernelConfig {
   bool vec_copy_b = false;
   // cp.async stages of a SIMT kernel: a block whose tile lies inside M and N refills whole K-steps
   // without bounds checks (mma kernels always do, perf notes §51/§55). A variant, not a tuning
-  // parameter: S's squares gained 5-7% with it, its deep split and K = 32 plans lost up to 9%, so
-  // only the f32 vector-stage lowering (dispatch/async_stages.cpp), whose plans gained, asks for it.
+  // parameter: S's squares gained 5-7% with it, the model's narrow-tile splits (ica-64) and K = 32
+  // plans lost up to 9%, splits on 128-wide tiles gained 1-8% (§145), so only dispatch's f32
+  // lowerings (dispatch/async_stages.cpp), on the plans that gained, ask for it.
   bool unbounded = false;
   // The result goes to C's address plus p_d_offset bytes (same leading dimension) instead of over
   // C, which is only read (beta != 0): an out-of-place GEMM, D = alpha op(A) op(B) + beta C. Like

@@ -192,6 +192,10 @@ TEST(AsyncStages, WideF32TilesWhereTheyDivideCAndFillTheirWaves) {
   own.config.unbounded = false;
   kept(own, 4096, 4096, 4096);
   kept(plan_of(DataType::F32, Family::Simt, 2, 1), 4096, 4096, 4096);
+  Plan runs2 = nt;  // runs of 2: not the measured tile
+  runs2.config.vec = 2;
+  ASSERT_TRUE(gen::why_illegal(runs2.config).empty());
+  kept(runs2, 4096, 4096, 4096);
   EXPECT_EQ(with_f32_wide_tile(nt, 4096, 4096, 4096, 0).config, nt.config);
 }
 

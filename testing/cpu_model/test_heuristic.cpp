@@ -608,6 +608,8 @@ TEST(DeepSplitWaves, DeepF32SplitsFillOneWave) {
   const gen::Tile d{64, 64, 16, 32, 32, 1, gen::Family::Mma, false, 3};
   const Plan dp = plan_from_tile(gen::DataType::F64, false, N, T, 512, 512, 20000, d, 33);
   EXPECT_EQ(deep_split_waves(dp, 512, 512, 20000, kSms).kg, 33);  // f64: not this rule's
+  Plan empty = plan_from_tile(gen::DataType::F32, false, N, T, 512, 512, 20000, t128, 33);
+  EXPECT_EQ(deep_split_waves(empty, 0, 512, 20000, kSms).kg, 33);  // no tiles: nothing to divide by
 }
 
 // f64 / c64 with C a little wider than the narrow tiles' take their skinny tile, K split by whole
