@@ -63,7 +63,7 @@ struct GemmCall {
 };
 
 // Whole C and no triangular operand: the calls plain-call rules (narrow, skinny, balanced and
-// one-wave splits, K sets, wide tiles) are for; banded and triangular steps' blocks do unequal work.
+// one-wave splits, c64's two slices for a part-empty round, K sets, wide tiles) are for; banded and triangular steps' blocks do unequal work.
 inline bool is_plain(const GemmCall& call) { return call.band == gen::kBandNone && call.fill == gen::kFillWhole; }
 
 struct Outcome {
@@ -101,7 +101,9 @@ std::optional<Plan> plan_narrow(gen::DataType data, bool scalar_f16, gen::Op op_
                                 std::int64_t n, std::int64_t k, int multiprocessors);
 
 // plan_gemm's plan for f64 / c64 with C a little wider than that on one side (skinny_tile's
-// widths), the other side and K at least 1024: the type's skinny tile, K split by whole rounds.
+// widths), the other side and K at least 1024: the type's skinny tile, K split by whole rounds
+// (c64 wider than 64: by how full the last round of blocks is, §148; 97-128 wide, the 33-64 tile
+// and its split where its blocks fill their waves already).
 std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors);
 
@@ -123,10 +125,16 @@ Plan plan_over_tiles(std::span<const gen::Tile> tiles, gen::DataType data, bool 
 // Other plans come back as they are.
 Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
-// An f32 SIMT plan splitting a deep reduction (K at least 16 times M and N) past one wave of
-// slots, with the most slices that fit that wave, where they fill at least 0.93 of it (perf notes
-// §145). Other plans come back as they are.
+// An f32 SIMT plan, or an f64 mma plan on 64 x 128 blocks either way, splitting a deep
+// reduction (K at least 16 times M and N) past one wave of slots, with the most slices that fit
+// that wave, where they fill at least 0.93 of it (perf notes §145, §147). Other plans come back
+// as they are.
 Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
+
+// A c64 plan on 64x64x8 blocks of 64x16 warp tiles, unsplit, in two slices where its last round
+// of blocks over the SMs is part-empty enough that cheapest_split ranks two first (perf notes
+// §149); other plans come back as they are.
+Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
 // f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four
 // accumulator sets (KernelConfig::ks) and half the slices; other plans as they are. Applied to

@@ -298,12 +298,24 @@ Plan balanced_split(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int 
 // 60000: 128x64 blocks in 128 slices 39.9 TFLOP/s, in 49 44.6; 384^2 x 30000: 128x128 in 58 slices
 // 39.0, in 29 44.4, both with unbounded copies); waves 0.95 full ran as fast as two or more, one
 // 0.89 full 8% slower than seven (1000 x 700 x 25000: SMs holding two blocks where three fit).
+// f64's mma tiles of 64 x 128 either way too (the fifty-seventh session's call 8, forced bursts,
+// `h200-deep-f64-c64-split-sweep.txt`): NT / NN 384^2 x 24000-30000 in 14 slices x1.12-1.13 over
+// the model's 32, 640^2 x 16384 in 5 x1.10 over 16, 512^2 x 20000 in 8 x1.03 over 24, 1024^2 x
+// 16384 in 2 equal to 12. c64's 64 x 64 gained nothing there (x0.98-1.00), so it keeps its split.
 constexpr double kDeepSplitFill = 0.93;
+
+namespace {
+bool splits_deep_in_one_wave(const gen::KernelConfig& c) {
+  if (c.data == gen::DataType::F32) return c.family == gen::Family::Simt;
+  return c.data == gen::DataType::F64 && c.family == gen::Family::Mma && std::min(c.ml, c.nl) == 64 &&
+         std::max(c.ml, c.nl) == 128;
+}
+}  // namespace
 
 Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
   const gen::KernelConfig& c = p.config;
-  if (c.data != gen::DataType::F32 || c.family != gen::Family::Simt || p.kg <= 1 || multiprocessors <= 0 ||
-      c.ml <= 0 || c.nl <= 0 || k < kDeepReduction * std::max(m, n))
+  if (!splits_deep_in_one_wave(c) || p.kg <= 1 || multiprocessors <= 0 || c.ml <= 0 || c.nl <= 0 ||
+      k < kDeepReduction * std::max(m, n))
     return p;
   const std::int64_t tiles = ceil_div(m, c.ml) * ceil_div(n, c.nl);
   if (tiles <= 0) return p;
@@ -312,6 +324,23 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
   if (tiles * p.kg <= slots || kg < 2 || static_cast<double>(tiles * kg) < kDeepSplitFill * static_cast<double>(slots))
     return p;
   split_k(p, m, n, k, static_cast<int>(kg));
+  return p;
+}
+
+// c64's 64x64x8 blocks of 64x16 warp tiles unsplit, in the catalogue's three cp.async stages (the
+// model's pick on mid-size squares, which run_gemm runs in two register stages) whose last round over the SMs is part-empty: two slices where
+// cheapest_split ranks them first. H200 forced bursts (perf notes §149): 768^2 (144 blocks) 28.9 ->
+// 33.9 TFLOP/s, 896^2 (196) 39.9 -> 46.3, 1280^2 (400) 42.8 -> 46.0, TN 1536^2 (576) 46.2 -> 50.8,
+// 1024 x 768 x 2048 (192) 39.2 -> 49.7; 1024^2 (256 blocks, two full rounds) lost in two slices
+// (51.9 -> 47.8) and stays, as cheapest_split ranks it.
+Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
+  const gen::KernelConfig& c = p.config;
+  if (c.data != gen::DataType::C64 || c.family != gen::Family::Mma || c.ml != 64 || c.nl != 64 || c.ms != 64 ||
+      c.ns != 16 || c.u != 8 || c.stages != 3 || c.kl != 1 || c.ks != 1 || p.kg != 1 || multiprocessors <= 0 ||
+      k < 2 * kMinSliceK)
+    return p;
+  const std::int64_t blocks = ceil_div(m, c.ml) * ceil_div(n, c.nl);
+  if (cheapest_split(blocks, multiprocessors, k, c.u, 1, 2) == 2) split_k(p, m, n, k, 2);
   return p;
 }
 
@@ -335,8 +364,52 @@ Plan with_k_sets(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
 
 // f64 / c64 with C a little wider than the narrow plans' (skinny_tile's widths) on one side, the
 // other side and K at least kSkinnyLong: skinny_tile's blocks (two per SM), K split by whole
-// rounds as balanced_split's (§77, §94: 3 slices on 2560 x 32..128 x 2560, the sweeps' best).
+// rounds as balanced_split's (§77, §94: 3 slices on 2560 x 32..128 x 2560, the sweeps' best); c64
+// wider than 64 by fullest_split below (§148).
 constexpr std::int64_t kSkinnyLong = 1024;
+
+// c64's blocks for C wider than 64 (§148): the K split that fills the last round of blocks best
+// (kg / rounds), at most kWaveSplitMost slices of at least kWaveSplitSliceK. On the H200's forced
+// sweeps the time went as rounds x slice depth, without cheapest_split's fill cost at these
+// depths, with rounds of one 64x64x8 block (64x16 warp tiles) an SM but of two 64x32x8 blocks
+// (32x16) an SM side by side:
+// - 64x64x8, rounds of 132, more slices on a tie: 1536 x 128 x 3000, 48 blocks: 8 slices 43.5
+//   TFLOP/s, 6 34.7, 4 35.1, 3 27.0, as 2.67 : 2 : 2 : 1.5 slices a round; 2560 x 128 x 8192, 80
+//   blocks: 8 slices 49.0, 3 43.4 (cheapest_split ranked 3 first).
+// - 64x32x8, rounds of 264, fewer slices on a tie: 2560 x 96 x 2560, 120 blocks: 2 slices 41.7, 4
+//   39.8, 8 37.2, 3 35.7 (two rounds, the second part-empty), 1 30.8; 8192 x 96 x 1024, 384 blocks:
+//   2 slices 42.3, 4 38.6, 8 33.0, 1 34.3; 4096 x 72 x 4096, 192: 4 31.1, 8 30.9, 2 24.9.
+constexpr std::int64_t kWaveSplitMost = 8;
+constexpr std::int64_t kWaveSplitSliceK = 256;
+constexpr std::int64_t kWaveSplitSideBySide64x32 = 2;
+
+// c64 97-128 wide (§148): where the 33-64 tile's blocks fill at least kSkinnyWaveFull of their
+// waves of resident blocks, that tile and its split stay: its 32x64 blocks unsplit ran x1.10-1.11
+// over the 64x64 ones' split on 4096 x 128 x 4096 (256 blocks, 0.97 of 264 slots) and 8192 x 128 x
+// 1024 (512), and lost by x1.06-1.37 where their waves were part-empty (2560 x 128: 160 blocks,
+// 0.61; 6000 x 128 x 6000: 376, 0.71; 3000 x 112 x 1500: 188, 0.71).
+constexpr double kSkinnyWaveFull = 0.9;
+
+namespace {
+// How full the waves of `tile`'s blocks over C are, `resident` blocks an SM.
+double wave_fill(std::int64_t m, std::int64_t n, const gen::Tile& tile, std::int64_t resident, int multiprocessors) {
+  const std::int64_t blocks = ceil_div(m, tile.ml) * ceil_div(n, tile.nl);
+  const std::int64_t slots = std::max<std::int64_t>(resident, 1) * multiprocessors;
+  return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, slots) * slots);
+}
+
+// The kg in [1, most] with the most slices a round of `slots` blocks (kg / rounds), the most or
+// the fewest slices on a tie.
+std::int64_t fullest_split(std::int64_t blocks, std::int64_t slots, std::int64_t k, bool most_on_tie) {
+  const std::int64_t most = std::max<std::int64_t>(1, std::min(kWaveSplitMost, k / kWaveSplitSliceK));
+  std::int64_t best = 1;
+  for (std::int64_t kg = 2; kg <= most; ++kg) {  // kg / rounds(kg) against best / rounds(best), cross-multiplied
+    const std::int64_t here = kg * ceil_div(blocks * best, slots), there = best * ceil_div(blocks * kg, slots);
+    if (here > there || (most_on_tie && here == there)) best = kg;
+  }
+  return best;
+}
+}  // namespace
 
 std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_a, gen::Op op_b, std::int64_t m,
                                 std::int64_t n, std::int64_t k, int multiprocessors) {
@@ -345,10 +418,25 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   if (wide < kSkinnyLong || k < kSkinnyLong || multiprocessors <= 0) return std::nullopt;
   const gen::Tile* tile = gen::skinny_tile(data, static_cast<int>(narrow));
   if (!tile) return std::nullopt;
-  const gen::Tile t = narrow_n ? *tile : gen::mirrored(*tile);
+  auto oriented = [&](const gen::Tile& x) { return narrow_n ? x : gen::mirrored(x); };
+  // c64 wider than 64: its wide blocks, K split by the last round's fill (§148); 97-128 wide, the
+  // 33-64 tile as before where its blocks fill their waves already.
+  bool wave_split = data == gen::DataType::C64 && narrow > 64;
+  if (data == gen::DataType::C64 && narrow > 96) {
+    const gen::Tile narrower = oriented(*gen::skinny_tile(data, 64));
+    if (wave_fill(m, n, narrower, resident_per_sm(data, scalar_f16, narrower), multiprocessors) >= kSkinnyWaveFull) {
+      tile = gen::skinny_tile(data, 64);
+      wave_split = false;
+    }
+  }
+  const gen::Tile t = oriented(*tile);
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
   const std::int64_t most = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
-  const std::int64_t kg = cheapest_split(blocks, multiprocessors, k, t.u, 1, most);
+  const bool one_a_round = t.ml == 64 && t.nl == 64;  // 64x64x8: rounds of one block an SM; 64x32x8: two
+  const std::int64_t kg =
+      !wave_split ? cheapest_split(blocks, multiprocessors, k, t.u, 1, most)
+                  : fullest_split(blocks, one_a_round ? multiprocessors : kWaveSplitSideBySide64x32 * multiprocessors, k,
+                                  one_a_round);
   Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));
   if (!gen::why_illegal(p.config).empty()) return std::nullopt;
   return p;

@@ -97,16 +97,26 @@ const Tile* skinny_tile(DataType t, int width) {
   // each): c64 at N = 32 in 32x32x32 blocks of 16x16 warp tiles (NN 30.2 -> 32.6 TFLOP/s, TN 30.0
   // -> 31.7 against 32x32x16 in 4), f64 at N = 128 in 128x64x32 blocks of 32x32 warp tiles (TN
   // 26.7 -> 31.7, NN 31.7 -> 31.8 against 64x64x8 in 6; at N = 96 it lost, 24.1 against 26.1).
+  // c64 wider than 64 on the H200 (perf notes §148, forced bursts, 2560 / 1536 / 4096 x N x 2560 -
+  // 8192): at N = 128 64x64x8 blocks of 64x16 warp tiles ran x1.04-1.28 over 32x64x16 in the same
+  // K split (8 slices: 44.6 against 38.0 on NN 2560 x 128 x 2560), at N = 96 64x32x8 blocks of
+  // 32x16, four stages, x1.24 (three 32-wide column tiles where 64-wide ones pad to 128). The
+  // 64x64x8 in four cp.async stages: within 1% of three, which dispatch would run in two register
+  // stages (with_register_stages, for the unsplit squares), and those lost 3-13% on four of five.
   constexpr Family M = Family::Mma;
   static const Tile f64{64, 32, 32, 32, 16, 1, M, false, 3};
   static const Tile f64_128{128, 64, 32, 32, 32, 1, M, false, 3};
   static const Tile c64{32, 64, 16, 16, 32, 1, M, false, 3};
   static const Tile c64_32{32, 32, 32, 16, 16, 1, M, false, 3};
+  static const Tile c64_96{64, 32, 8, 32, 16, 1, M, false, 4};
+  static const Tile c64_128{64, 64, 8, 64, 16, 1, M, false, 4};
   if (width <= 16) return nullptr;
   if (width <= 32) return t == DataType::C64 ? &c64_32 : nullptr;
   if (t == DataType::F64 && width <= 64) return &f64;
   if (t == DataType::F64 && width > 112 && width <= 128) return &f64_128;
-  if (t == DataType::C64 && width <= 128) return &c64;
+  if (t == DataType::C64 && width <= 64) return &c64;
+  if (t == DataType::C64 && width <= 96) return &c64_96;
+  if (t == DataType::C64 && width <= 128) return &c64_128;
   return nullptr;
 }
 

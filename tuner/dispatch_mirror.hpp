@@ -53,7 +53,7 @@ gen::Tuning run_after_pick(const model::Problem& p, const gen::Tuning& choice, b
 // off, the library's default: dispatch::untimed_plan (a narrow or skinny C's plan without asking
 // the model, else the model's choice; a split rebalanced) in the form run_gemm runs it
 // (with_register_stages), before with_k_sets (as_dispatched's, when it is timed). The same as run_after_pick(p, model_choice(...)) except where the
-// narrow, skinny, balanced-split or one-wave deep-split rules apply.
+// narrow, skinny, balanced-split, one-wave deep-split or part-round (c64, two slices) rules apply.
 gen::Tuning dispatched_tuning(model::Picker* picker, const model::Problem& p, int multiprocessors);
 
 }  // namespace ptxblas::tuner

@@ -293,7 +293,7 @@ int cmd_pick(const std::string& model_dir, const std::string& shapes_path, int t
     const bool as_chosen = runs == tuner::run_after_pick(p, chosen, tuner::knows_async(picker));
     std::printf("%-4s %-24s   %-38s %9.4g  dispatch runs%s\n", "", "", gen::tuning_name(base, runs).c_str(),
                 std::exp2(picker.score(p, {runs})[0]),
-                as_chosen ? "" : " (a narrow, skinny or rebalanced plan: not the choice above)");
+                as_chosen ? "" : " (a narrow, skinny or re-split plan: not the choice above)");
   }
   return 0;
 }

@@ -266,7 +266,7 @@ long run_eval(const EvalOptions& opt) {
   summary("dispatch's override / model's choice:", overridden_ratio);
   for (std::size_t mi = 0; mi < models && models > 1; ++mi)
     std::printf("model %zu: %s\n", mi + 1, opt.model_dirs[mi].c_str());
-  std::printf("dispatch ran another plan than the first model's choice (narrow, skinny, rebalanced split) on %d of %zu shapes\n",
+  std::printf("dispatch ran another plan than the first model's choice (narrow, skinny, re-split) on %d of %zu shapes\n",
               not_the_models_choice, shapes.size());
   std::printf("confirmation: finalists re-timed %d times in turn\n", opt.confirm_rounds);
   cublasDestroy(h);

@@ -607,9 +607,66 @@ TEST(DeepSplitWaves, DeepF32SplitsFillOneWave) {
   EXPECT_EQ(deep(t128, N, T, 1024, 1024, 16384, 8).kg, 4);  // K exactly 16 x M: one
   const gen::Tile d{64, 64, 16, 32, 32, 1, gen::Family::Mma, false, 3};
   const Plan dp = plan_from_tile(gen::DataType::F64, false, N, T, 512, 512, 20000, d, 33);
-  EXPECT_EQ(deep_split_waves(dp, 512, 512, 20000, kSms).kg, 33);  // f64: not this rule's
+  EXPECT_EQ(deep_split_waves(dp, 512, 512, 20000, kSms).kg, 33);  // f64 below 64 x 128: not this rule's
   Plan empty = plan_from_tile(gen::DataType::F32, false, N, T, 512, 512, 20000, t128, 33);
   EXPECT_EQ(deep_split_waves(empty, 0, 512, 20000, kSms).kg, 33);  // no tiles: nothing to divide by
+  const gen::Tile z{64, 128, 8, 64, 32, 1, gen::Family::Mma, false, 4};
+  const Plan zp = plan_from_tile(gen::DataType::C64, false, N, T, 384, 384, 30000, z, 32);
+  EXPECT_EQ(deep_split_waves(zp, 384, 384, 30000, kSms).kg, 32);  // c64: gained nothing, keeps its split
+}
+
+// f64 mma splits on 64 x 128 blocks either way take the one-wave rule too (perf notes §147).
+TEST(DeepSplitWaves, DeepF64SplitsOn64x128FillOneWave) {
+  using ptxblas::dispatch::blocks_per_sm;
+  using ptxblas::dispatch::deep_split_waves;
+  using ptxblas::dispatch::plan_from_tile;
+  const gen::Tile nt{64, 128, 8, 64, 32, 1, gen::Family::Mma, false, 4};
+  const gen::Tile nn{128, 64, 8, 64, 32, 1, gen::Family::Mma, false, 4};
+  const gen::Op N = gen::Op::N, T = gen::Op::T;
+  auto deep = [&](const gen::Tile& t, gen::Op a, gen::Op b, std::int64_t m, std::int64_t n, std::int64_t k, int kg) {
+    const Plan p = plan_from_tile(gen::DataType::F64, false, a, b, m, n, k, t, kg);
+    EXPECT_TRUE(gen::why_illegal(p.config).empty()) << gen::why_illegal(p.config);
+    EXPECT_EQ(blocks_per_sm(p.config), 2);
+    return deep_split_waves(p, m, n, k, kSms);
+  };
+  EXPECT_EQ(deep(nt, N, T, 384, 384, 30000, 32).kg, 14);   // 18 tiles: 252 of 264 slots
+  EXPECT_EQ(deep(nn, N, N, 384, 384, 24000, 32).kg, 14);   // and NN's 128 x 64
+  EXPECT_EQ(deep(nt, N, T, 640, 640, 16384, 16).kg, 5);    // 50 tiles: 250, 0.947 full
+  EXPECT_EQ(deep(nt, N, T, 512, 512, 20000, 24).kg, 8);    // 32 tiles: 256
+  EXPECT_EQ(deep(nt, N, T, 256, 256, 60000, 33).kg, 33);   // one wave already
+  EXPECT_EQ(deep(nt, N, T, 2560, 128, 2560, 3).kg, 3);     // not a deep reduction
+  const gen::Tile big{128, 128, 8, 64, 64, 1, gen::Family::Mma, false, 3};  // not measured
+  EXPECT_EQ(deep_split_waves(plan_from_tile(gen::DataType::F64, false, N, T, 384, 384, 30000, big, 32), 384, 384,
+                             30000, kSms)
+                .kg,
+            32);
+}
+
+// c64's 64x64x8 blocks of 64x16 warp tiles unsplit take two slices where cheapest_split ranks them
+// first, a part-empty last round over the SMs (perf notes §149); full rounds, other tiles and
+// types, split plans and shallow K stay.
+TEST(SplitPartRound, C64SquaresWithAPartEmptyLastRoundSplitInTwo) {
+  using ptxblas::dispatch::plan_from_tile;
+  using ptxblas::dispatch::split_part_round;
+  const gen::Tile z64{64, 64, 8, 64, 16, 1, gen::Family::Mma, false, 3};
+  const gen::Op N = gen::Op::N, T = gen::Op::T;
+  auto kg = [&](const gen::Tile& t, gen::DataType d, gen::Op a, gen::Op b, std::int64_t m, std::int64_t n,
+                std::int64_t k, int kg0 = 1) {
+    return split_part_round(plan_from_tile(d, false, a, b, m, n, k, t, kg0), m, n, k, kSms).kg;
+  };
+  const gen::DataType Z = gen::DataType::C64;
+  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 768), 2);     // 144 blocks: 2 rounds of (96 + 16) > 3 of (48 + 16)
+  EXPECT_EQ(kg(z64, Z, N, T, 896, 896, 896), 2);     // 196
+  EXPECT_EQ(kg(z64, Z, T, N, 1536, 1536, 1536), 2);  // 576: 5 rounds of 208 > 9 of 112
+  EXPECT_EQ(kg(z64, Z, N, T, 1024, 768, 2048), 2);   // 192
+  EXPECT_EQ(kg(z64, Z, N, T, 1024, 1024, 1024), 1);  // 256: two full rounds
+  EXPECT_EQ(kg(z64, Z, N, T, 2048, 2048, 2048), 1);
+  EXPECT_EQ(kg(z64, Z, N, N, 2000, 1000, 1000), 1);
+  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 200), 1);     // K under two slices of 128
+  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 768, 3), 3);  // split already
+  const gen::Tile z64x32{64, 64, 8, 32, 32, 1, gen::Family::Mma, false, 3};
+  EXPECT_EQ(kg(z64x32, Z, N, T, 768, 768, 768), 1);  // other warp tiles: not measured
+  EXPECT_EQ(kg(z64, gen::DataType::F64, N, T, 768, 768, 768), 1);
 }
 
 // f64 / c64 with C a little wider than the narrow tiles' take their skinny tile, K split by whole
@@ -619,13 +676,51 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   auto skinny = [](gen::DataType t, std::int64_t m, std::int64_t n, std::int64_t k) {
     return plan_skinny(t, false, gen::Op::T, gen::Op::N, m, n, k, kSms);
   };
-  for (std::int64_t n : {64, 128}) {
-    const auto z = skinny(gen::DataType::C64, 2560, n, 2560);
-    ASSERT_TRUE(z) << n;
-    EXPECT_EQ(z->config.ml, 32);
-    EXPECT_EQ(z->config.nl, 64);
-    EXPECT_EQ(z->config.u, 16);
-    EXPECT_EQ(z->kg, 3) << n;  // the sweep's best on both
+  const auto z = skinny(gen::DataType::C64, 2560, 64, 2560);
+  ASSERT_TRUE(z);
+  EXPECT_EQ(z->config.ml, 32);
+  EXPECT_EQ(z->config.nl, 64);
+  EXPECT_EQ(z->config.u, 16);
+  EXPECT_EQ(z->kg, 3);  // the sweep's best
+  // c64 wider than 64 (§148): 64x32x8 to 96 wide, 64x64x8 to 128, four stages, K split by how full
+  // the last round is (kg / rounds, at most 8 slices of 256 deep); 64x64x8: rounds of 132 blocks,
+  // more slices on a tie.
+  auto expect_wide_z = [&](std::int64_t m, std::int64_t n, std::int64_t k, int ml, int nl, int stages, int kg) {
+    const auto p = skinny(gen::DataType::C64, m, n, k);
+    ASSERT_TRUE(p) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p->config.ml, ml) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p->config.nl, nl) << m << "x" << n << "x" << k;
+    // Warp tiles: 32x16 / 64x16 along M for a narrow N, mirrored for a narrow M.
+    const int warp_long = nl == 64 && ml == 64 ? 64 : 32, warp_short = 16;
+    EXPECT_EQ(m >= n ? p->config.ms : p->config.ns, warp_long) << m << "x" << n << "x" << k;
+    EXPECT_EQ(m >= n ? p->config.ns : p->config.ms, warp_short) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p->config.u, 8);
+    EXPECT_EQ(p->config.stages, stages);
+    EXPECT_EQ(p->kg, kg) << m << "x" << n << "x" << k;
+  };
+  expect_wide_z(2560, 128, 2560, 64, 64, 4, 8);  // 80 blocks: 8 slices, 5 rounds (1.6 slices a round)
+  expect_wide_z(1536, 128, 3000, 64, 64, 4, 8);  // 48 blocks: 8 in 3 rounds
+  expect_wide_z(2560, 128, 1300, 64, 64, 4, 3);  // at most 5 slices (256 deep): 3 in 2 rounds beat 5 in 4
+  // 64x32: rounds of two blocks an SM, fewer slices on a tie.
+  expect_wide_z(2560, 96, 2560, 64, 32, 4, 2);    // three 32-wide column tiles, 120 blocks: 2 in one round
+  expect_wide_z(2560, 65, 2560, 64, 32, 4, 2);
+  expect_wide_z(8192, 96, 1024, 64, 32, 4, 2);    // 384: 2 slices in 3 rounds (4 in 6, 8 in 12 tie)
+  expect_wide_z(4096, 72, 4096, 64, 32, 4, 4);    // 192: 4 in 3 rounds
+  expect_wide_z(6000, 80, 3000, 64, 32, 4, 8);    // 282: 8 in 9 rounds
+  expect_wide_z(16384, 72, 2048, 64, 32, 4, 1);   // 768: every split ties, unsplit
+  expect_wide_z(2560, 97, 2560, 64, 64, 4, 8);   // the boundary: 96 on 64x32, 97 on 64x64
+  expect_wide_z(96, 2560, 2560, 32, 64, 4, 2);   // narrow M: mirrored
+  expect_wide_z(128, 2560, 2560, 64, 64, 4, 8);
+  expect_wide_z(6000, 128, 6000, 64, 64, 4, 7);  // 32x64's 376 blocks fill 0.71 of two waves
+  // 97-128 wide, the 33-64 tile stays where its blocks fill their waves of 2 x 132 (0.9 or more).
+  for (const auto& [m, n, k] :
+       {std::tuple{4096, 128, 4096}, {8192, 128, 1024}, {8192, 100, 2048}, {100, 8192, 2048}}) {
+    const auto p = skinny(gen::DataType::C64, m, n, k);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(m >= n ? p->config.ml : p->config.nl, 32) << m << "x" << n << "x" << k;  // mirrored for a narrow M
+    EXPECT_EQ(m >= n ? p->config.nl : p->config.ml, 64);
+    EXPECT_EQ(p->config.u, 16);
+    EXPECT_EQ(p->kg, 1);
   }
   const auto d = skinny(gen::DataType::F64, 2560, 64, 2560);
   ASSERT_TRUE(d);
