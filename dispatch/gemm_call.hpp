@@ -63,7 +63,8 @@ struct GemmCall {
 };
 
 // Whole C and no triangular operand: the calls plain-call rules (narrow, skinny, balanced and
-// one-wave splits, c64's two slices for a part-empty round, K sets, wide tiles) are for; banded and triangular steps' blocks do unequal work.
+// one-wave splits, c64's two slices for a part-empty round, K sets, wide tiles) are for; banded
+// and triangular steps' blocks do unequal work.
 inline bool is_plain(const GemmCall& call) { return call.band == gen::kBandNone && call.fill == gen::kFillWhole; }
 
 struct Outcome {

@@ -328,11 +328,12 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
 }
 
 // c64's 64x64x8 blocks of 64x16 warp tiles unsplit, in the catalogue's three cp.async stages (the
-// model's pick on mid-size squares, which run_gemm runs in two register stages) whose last round over the SMs is part-empty: two slices where
-// cheapest_split ranks them first. H200 forced bursts (perf notes §149): 768^2 (144 blocks) 28.9 ->
-// 33.9 TFLOP/s, 896^2 (196) 39.9 -> 46.3, 1280^2 (400) 42.8 -> 46.0, TN 1536^2 (576) 46.2 -> 50.8,
-// 1024 x 768 x 2048 (192) 39.2 -> 49.7; 1024^2 (256 blocks, two full rounds) lost in two slices
-// (51.9 -> 47.8) and stays, as cheapest_split ranks it.
+// model's pick on mid-size squares, which run_gemm runs in two register stages) whose last round
+// over the SMs is part-empty: two slices where cheapest_split ranks them first. H200 forced bursts
+// (perf notes §149): 768^2 (144 blocks) 28.9 -> 33.9 TFLOP/s, 896^2 (196) 39.9 -> 46.3, 1280^2
+// (400) 42.8 -> 46.0, TN 1536^2 (576) 46.2 -> 50.8, 1024 x 768 x 2048 (192) 39.2 -> 49.7; 1024^2
+// (256 blocks, two full rounds) lost in two slices (51.9 -> 47.8) and stays, as cheapest_split
+// ranks it.
 Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
   const gen::KernelConfig& c = p.config;
   if (c.data != gen::DataType::C64 || c.family != gen::Family::Mma || c.ml != 64 || c.nl != 64 || c.ms != 64 ||
@@ -378,7 +379,9 @@ constexpr std::int64_t kSkinnyLong = 1024;
 //   blocks: 8 slices 49.0, 3 43.4 (cheapest_split ranked 3 first).
 // - 64x32x8, rounds of 264, fewer slices on a tie: 2560 x 96 x 2560, 120 blocks: 2 slices 41.7, 4
 //   39.8, 8 37.2, 3 35.7 (two rounds, the second part-empty), 1 30.8; 8192 x 96 x 1024, 384 blocks:
-//   2 slices 42.3, 4 38.6, 8 33.0, 1 34.3; 4096 x 72 x 4096, 192: 4 31.1, 8 30.9, 2 24.9.
+//   2 slices 42.3, 4 38.6, 8 33.0, 1 34.3; 4096 x 72 x 4096, 192: 4 31.1, 8 30.9, 2 24.9. f64's
+//   64x32x16 (16x32) as c64's 64x32x8 (§150): 2560 x 96, 120 blocks: 2 slices 29.1-30.6 TFLOP/s in
+//   the four layouts, 4 28.8-29.7, 8 26.7-27.3, 1 21.4-22.7; 4096 x 96 x 4096, 192: 4 33.1, 2 32.7.
 constexpr std::int64_t kWaveSplitMost = 8;
 constexpr std::int64_t kWaveSplitSliceK = 256;
 constexpr std::int64_t kWaveSplitSideBySide64x32 = 2;
@@ -419,9 +422,10 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   const gen::Tile* tile = gen::skinny_tile(data, static_cast<int>(narrow));
   if (!tile) return std::nullopt;
   auto oriented = [&](const gen::Tile& x) { return narrow_n ? x : gen::mirrored(x); };
-  // c64 wider than 64: its wide blocks, K split by the last round's fill (§148); 97-128 wide, the
-  // 33-64 tile as before where its blocks fill their waves already.
-  bool wave_split = data == gen::DataType::C64 && narrow > 64;
+  // c64 wider than 64 and f64 81-96 wide: their wide blocks, K split by the last round's fill
+  // (§148, §150); c64 97-128 wide, the 33-64 tile as before where its blocks fill their waves already.
+  bool wave_split =
+      (data == gen::DataType::C64 && narrow > 64) || (data == gen::DataType::F64 && narrow > 80 && narrow <= 96);
   if (data == gen::DataType::C64 && narrow > 96) {
     const gen::Tile narrower = oriented(*gen::skinny_tile(data, 64));
     if (wave_fill(m, n, narrower, resident_per_sm(data, scalar_f16, narrower), multiprocessors) >= kSkinnyWaveFull) {
@@ -432,11 +436,10 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   const gen::Tile t = oriented(*tile);
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
   const std::int64_t most = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
-  const bool one_a_round = t.ml == 64 && t.nl == 64;  // 64x64x8: rounds of one block an SM; 64x32x8: two
-  const std::int64_t kg =
-      !wave_split ? cheapest_split(blocks, multiprocessors, k, t.u, 1, most)
-                  : fullest_split(blocks, one_a_round ? multiprocessors : kWaveSplitSideBySide64x32 * multiprocessors, k,
-                                  one_a_round);
+  const bool one_a_round = t.ml == 64 && t.nl == 64;  // 64x64x8: rounds of one block an SM; 64x32: two
+  const std::int64_t slots = one_a_round ? multiprocessors : kWaveSplitSideBySide64x32 * multiprocessors;
+  const std::int64_t kg = wave_split ? fullest_split(blocks, slots, k, one_a_round)
+                                     : cheapest_split(blocks, multiprocessors, k, t.u, 1, most);
   Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));
   if (!gen::why_illegal(p.config).empty()) return std::nullopt;
   return p;

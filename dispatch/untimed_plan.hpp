@@ -1,8 +1,8 @@
 // The plan dispatch makes for a call when nothing is timed at first sight (dispatch's default):
 // the heuristic's narrow or skinny plan, else the model's choice against the heuristic's plan
 // (model_choice), else the heuristic's plan; a plain call's K split then rebalanced (balanced,
-// one-wave deep and part-round splits) and f64's small split tiles given K sets. No driver, no GPU: the tuner's eval runs the same function, so
-// it times what an application gets.
+// one-wave deep and part-round splits) and f64's small split tiles given K sets. No driver, no
+// GPU: the tuner's eval runs the same function, so it times what an application gets.
 #pragma once
 
 #include "gemm_call.hpp"

@@ -103,6 +103,10 @@ const Tile* skinny_tile(DataType t, int width) {
   // 32x16, four stages, x1.24 (three 32-wide column tiles where 64-wide ones pad to 128). The
   // 64x64x8 in four cp.async stages: within 1% of three, which dispatch would run in two register
   // stages (with_register_stages, for the unsplit squares), and those lost 3-13% on four of five.
+  // f64 81-96 wide (§150, forced bursts): 64x32x16 blocks of 16x32 warp tiles (three 32-wide column
+  // tiles) in 2-4 slices ran x1.15-1.30 over the model's 32x32x16 on 2560 x 96 x 2560 in all four
+  // layouts, x1.08-1.18 on 1024 x 96 x 1024 and 1536 x 96 x 3000; 65-80 wide the model picks this
+  // tile itself, 97-112 it lost to 64x64x16.
   constexpr Family M = Family::Mma;
   static const Tile f64{64, 32, 32, 32, 16, 1, M, false, 3};
   static const Tile f64_128{128, 64, 32, 32, 32, 1, M, false, 3};
@@ -110,9 +114,11 @@ const Tile* skinny_tile(DataType t, int width) {
   static const Tile c64_32{32, 32, 32, 16, 16, 1, M, false, 3};
   static const Tile c64_96{64, 32, 8, 32, 16, 1, M, false, 4};
   static const Tile c64_128{64, 64, 8, 64, 16, 1, M, false, 4};
+  static const Tile f64_96{64, 32, 16, 16, 32, 1, M, false, 3};
   if (width <= 16) return nullptr;
   if (width <= 32) return t == DataType::C64 ? &c64_32 : nullptr;
   if (t == DataType::F64 && width <= 64) return &f64;
+  if (t == DataType::F64 && width > 80 && width <= 96) return &f64_96;
   if (t == DataType::F64 && width > 112 && width <= 128) return &f64_128;
   if (t == DataType::C64 && width <= 64) return &c64;
   if (t == DataType::C64 && width <= 96) return &c64_96;

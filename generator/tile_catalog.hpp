@@ -30,7 +30,7 @@ const std::vector<Tile>& wgmma_catalog();
 // width 32 only f32 beat the catalogue's tiles).
 const Tile* narrow_tile(DataType t, bool k_contiguous, int width);
 
-// The tile for a C a little wider than that in N (f64: 33-64 and 113-128, c64: 17-128, in four
+// The tile for a C a little wider than that in N (f64: 33-64, 81-96 and 113-128, c64: 17-128, in four
 // tiles by width; dispatch's plan_skinny), whose long side (M) and deep K the catalogue's tiles
 // split too thinly; null for other types and widths.
 const Tile* skinny_tile(DataType t, int width);

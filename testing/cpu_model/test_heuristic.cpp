@@ -745,10 +745,31 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   };
   expect_deep(gen::DataType::C64, 32, 32, 32);
   expect_deep(gen::DataType::F64, 128, 128, 64);
-  // Not: f64 at 32 or 96 wide (96 lost), either type at 16 wide (the narrow plans'), f32, a
-  // short long side or a shallow K.
+  // f64 81-96 wide (§150): 64x32x16 of 16x32 warp tiles, K split as c64's 64x32x8 (rounds of two
+  // blocks an SM, fewer slices on a tie).
+  for (const auto& [m, n, k, kg] : {std::tuple{2560, 96, 2560, 2}, {4096, 96, 4096, 4}, {8192, 96, 2048, 2},
+                                    {1024, 96, 1024, 4}, {2560, 81, 2560, 2}}) {
+    const auto p = skinny(gen::DataType::F64, m, n, k);
+    ASSERT_TRUE(p) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p->config.ml, 64);
+    EXPECT_EQ(p->config.nl, 32);
+    EXPECT_EQ(p->config.ms, 16);
+    EXPECT_EQ(p->config.ns, 32);
+    EXPECT_EQ(p->config.u, 16);
+    EXPECT_EQ(p->kg, kg) << m << "x" << n << "x" << k;
+  }
+  const auto dm96 = skinny(gen::DataType::F64, 96, 2560, 2560);  // narrow M: mirrored
+  ASSERT_TRUE(dm96);
+  EXPECT_EQ(dm96->config.ml, 32);
+  EXPECT_EQ(dm96->config.nl, 64);
+  EXPECT_EQ(dm96->config.ms, 32);
+  EXPECT_EQ(dm96->config.ns, 16);
+  // Not: f64 at 32, 65-80 (the model's own pick is the 96-wide tile in 4 slices, ahead of 2) or
+  // 97-112 wide (64x64x16 ahead), either type at 16 wide (the narrow plans'), f32, a short long
+  // side or a shallow K.
   EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 32, 2560));
-  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 96, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 80, 2560));
+  EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 97, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 16, 2560));
   EXPECT_FALSE(skinny(gen::DataType::F32, 2560, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 512, 64, 2560));
