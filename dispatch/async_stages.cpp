@@ -1,7 +1,6 @@
 #include "async_stages.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -105,9 +104,9 @@ Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, 
   }
   if (m % w.ml != 0 || n % w.nl != 0 || !legal(w)) return p;
   if (const auto [va, vb] = copy_vectors(w); va == 1 && vb == 1) return p;
-  const double waves = static_cast<double>((m / w.ml) * (n / w.nl)) /
-                       static_cast<double>(multiprocessors * std::max<std::int64_t>(blocks_per_sm(w), 1));
-  if (waves / std::ceil(waves) < kWideTileFill) return p;
+  if (wave_fill((m / w.ml) * (n / w.nl), multiprocessors * std::max<std::int64_t>(blocks_per_sm(w), 1)) <
+      kWideTileFill)
+    return p;
   p.config = w;
   return p;
 }

@@ -112,6 +112,10 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
 // prediction, allocated per warp in units of 256).
 std::int64_t blocks_per_sm(const gen::KernelConfig& c);
 
+// How full `blocks` leave their waves of `slots` (the last one part-empty or not): blocks over the
+// slots of the waves they take, in (0, 1].
+double wave_fill(std::int64_t blocks, std::int64_t slots);
+
 // Whole blocks of `b` that cover `a` (a, b > 0).
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 

@@ -28,6 +28,11 @@ constexpr std::int64_t kSetsMinSliceK = 256;  // with_k_sets: no slice shallower
 
 }  // namespace
 
+double wave_fill(std::int64_t blocks, std::int64_t slots) {
+  if (blocks <= 0 || slots <= 0) return 1.0;
+  return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, slots) * slots);
+}
+
 std::int64_t blocks_per_sm(const gen::KernelConfig& c) {
   const gen::Resources r = gen::predict_resources(c);
   const int warps = std::max(1, (r.threads + 31) / 32);
@@ -394,13 +399,6 @@ constexpr std::int64_t kWaveSplitSideBySide64x32 = 2;
 constexpr double kSkinnyWaveFull = 0.9;
 
 namespace {
-// How full the waves of `tile`'s blocks over C are, `resident` blocks an SM.
-double wave_fill(std::int64_t m, std::int64_t n, const gen::Tile& tile, std::int64_t resident, int multiprocessors) {
-  const std::int64_t blocks = ceil_div(m, tile.ml) * ceil_div(n, tile.nl);
-  const std::int64_t slots = std::max<std::int64_t>(resident, 1) * multiprocessors;
-  return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, slots) * slots);
-}
-
 // The kg in [1, most] with the most slices a round of `slots` blocks (kg / rounds), the most or
 // the fewest slices on a tie.
 std::int64_t fullest_split(std::int64_t blocks, std::int64_t slots, std::int64_t k, bool most_on_tie) {
@@ -428,7 +426,8 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
       (data == gen::DataType::C64 && narrow > 64) || (data == gen::DataType::F64 && narrow > 80 && narrow <= 96);
   if (data == gen::DataType::C64 && narrow > 96) {
     const gen::Tile narrower = oriented(*gen::skinny_tile(data, 64));
-    if (wave_fill(m, n, narrower, resident_per_sm(data, scalar_f16, narrower), multiprocessors) >= kSkinnyWaveFull) {
+    const std::int64_t slots = std::max<std::int64_t>(resident_per_sm(data, scalar_f16, narrower), 1) * multiprocessors;
+    if (wave_fill(ceil_div(m, narrower.ml) * ceil_div(n, narrower.nl), slots) >= kSkinnyWaveFull) {
       tile = gen::skinny_tile(data, 64);
       wave_split = false;
     }

@@ -576,6 +576,15 @@ TEST(BalancedSplit, BigBlocksOverrunningTheSmsByAPartRoundMove) {
   EXPECT_EQ(balanced_split(d, 2560, 64, 2560, kSms).kg, 3);
 }
 
+// The share of their waves' slots a grid's blocks fill (plan_skinny's fallback, the wide f32 tile).
+TEST(WaveFill, BlocksOverTheSlotsOfTheirWaves) {
+  using ptxblas::dispatch::wave_fill;
+  EXPECT_DOUBLE_EQ(wave_fill(240, 264), 240.0 / 264.0);
+  EXPECT_DOUBLE_EQ(wave_fill(264, 264), 1.0);
+  EXPECT_DOUBLE_EQ(wave_fill(265, 264), 265.0 / 528.0);  // a second wave, one block in it
+  EXPECT_DOUBLE_EQ(wave_fill(0, 264), 1.0);              // nothing to fill: no part-empty wave
+}
+
 // f32 splits of a deep reduction past one wave of slots take the most slices within it, where they
 // fill at least 0.93 of it (perf notes §145); other splits and types keep theirs.
 TEST(DeepSplitWaves, DeepF32SplitsFillOneWave) {
