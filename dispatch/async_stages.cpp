@@ -111,6 +111,11 @@ Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, 
   return p;
 }
 
+bool clamp_edges_fit(const gen::KernelConfig& c, std::int64_t n) {
+  return c.data == gen::DataType::F64 && c.family == gen::Family::Mma && gen::async_copy(c) && c.ml == 64 &&
+         c.nl == 32 && c.u == 16 && c.ms == 16 && c.ns == 32 && c.op_b == gen::Op::N && !c.batched && n % c.nl != 0;
+}
+
 Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
   Plan q = with_f32_vector_stages(p);
   const gen::KernelConfig& c = q.config;

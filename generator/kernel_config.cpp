@@ -126,6 +126,7 @@ KernelConfig canonical(KernelConfig c) {
     if (c.op_b == Op::C) c.op_b = Op::T;
   }
   if (c.data != DataType::F16) c.scalar_f16 = false;
+  if (!async_copy(c) || (c.family == Family::Simt && !c.unbounded)) c.clamp_edges = false;  // checked copies only
   if (c.family != Family::Simt || c.stages <= 2) c.unbounded = false;  // mma: always; no cp.async: moot
   return c;
 }
@@ -153,7 +154,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
                           static_cast<int>(c.family) << 12,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
-                          c.vec_copy_a << 15,
+                          c.clamp_edges << 11 | c.vec_copy_a << 15,  // band below 2^3
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
                           c.atomic_add << 3 | (c.kl & 0xf) << 4 | (c.ks & 0xf) << 8 | c.fused_split << 12 |
                           raster << 13};
@@ -188,6 +189,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.band > 0 && c.band <= 4) s += kBandSuffix[c.band];
   if (c.vec_copy_a || c.vec_copy_b) s += !c.vec_copy_b ? "_vca" : !c.vec_copy_a ? "_vcb" : "_vc";
   if (canonical(c).unbounded) s += "_ub";
+  if (canonical(c).clamp_edges) s += "_ce";
   if (c.out_of_place) s += "_oop";
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";

@@ -686,6 +686,7 @@ class Emitter {
 
     const std::string mnpos = r("s32", x + "_mnpos");
     ins("add.s32 " + mnpos + ", " + bmn + ", " + mn0);
+    const int mn_width = p.mn_is_row ? p.copy_vec : 1;  // elements of M (N) one copy spans
     for (size_t j = 0; j < p.offsets.size(); ++j) {
       const auto [of, os] = p.offsets[j];
       const int omn = p.mn_is_row ? of : os, ok = p.mn_is_row ? os : of;
@@ -704,6 +705,7 @@ class Emitter {
         ins("min.s32 " + bytes + ", " + bytes + ", " + num(p.copy_vec));
         ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
       }
+      if (clamped_edges()) clamp_outside_slot(ptr, tmn, mn_limit, mn_width, p.mn_is_row, ldb, tmp);
       if (unbounded_copies() && t_.cplx) {  // c64: %x_inner per thread, every slot's copy inside M (N)
         const std::string inner = r("pred", x + "_inner"), end = r("s32", x + "_mnend");
         if (j == 0) ins("setp.eq.s32 " + inner + ", 0, 0");
@@ -716,6 +718,11 @@ class Emitter {
       const std::string end = r("s32", x + "_mnend");
       ins("add.s32 " + end + ", " + mn0 + ", " + num(p.mn_extent));
       ins("setp.le.s32 " + r("pred", x + "_inner") + ", " + end + ", " + mn_limit);
+    }
+    if (clamped_edges()) {  // ...or M (N) ends on a whole copy, so that the clamped slots read whole copies too
+      const std::string inner = r("pred", x + "_inner"), part = r("s32", x + "_mnpart");
+      ins("and.b32 " + part + ", " + mn_limit + ", " + num(mn_width - 1));
+      ins("setp.eq.or.s32 " + inner + ", " + part + ", 0, " + inner);
     }
     // Bytes each slot pointer advances per K-step.
     step_[which == Operand::A ? 0 : 1] = p.mn_is_row ? "" : num(static_cast<long long>(c_.u) * t_.es);
@@ -1214,6 +1221,8 @@ class Emitter {
   // the block-uniform branch S's squares gained 5-7%, S ica-64 lost 9% and its K = 32 updates 6%,
   // perf notes §55).
   bool unbounded_copies() const { return async_copy(c_) && (mma_ || c_.unbounded); }
+  // KernelConfig::clamp_edges: edge blocks copy unchecked too (clamp_outside_slot).
+  bool clamped_edges() const { return unbounded_copies() && c_.clamp_edges; }
 
   // The loop's copies of the next K-step: a block whose tile lies inside M and N, refilling a
   // K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy
@@ -1234,6 +1243,29 @@ class Emitter {
     copy_tile_async(Operand::A, da, 0);
     copy_tile_async(Operand::B, db, 0);
     w_.label("L_copy_done");
+  }
+
+  // clamped_edges: a slot past M (N) points at the last whole copy inside instead (its index
+  // clamped, fixed over K), so that an edge block refilling a K-step inside K copies without
+  // checks as an interior one does (copy_step_async): ~8 instructions less per copy (§51), which
+  // cost D's ragged 64x32x16 splits in one wave 10% (§151). What such a slot copies feeds only
+  // accumulators of rows (columns) past C's, which are never stored, and is an element an
+  // in-range slot reads as well. Checked copies still zero-fill it (its %x_mnok is false). The
+  // clamp aligns only where M (N) ends on a whole copy, the condition %x_inner adds.
+  void clamp_outside_slot(const std::string& ptr, const std::string& idx, const std::string& limit, int width,
+                          bool mn_is_row, const std::string& ld_bytes, const std::string& tmp) {
+    const std::string back = r("s32", "clamp_back"), out = r("pred", "p_clamp");
+    ins("setp.ge.s32 " + out + ", " + idx + ", " + limit);
+    ins("sub.s32 " + back + ", " + limit + ", " + idx);
+    ins("sub.s32 " + back + ", " + back + ", " + num(width));
+    ins("selp.s32 " + back + ", " + back + ", 0, " + out);
+    if (mn_is_row) {
+      ins("mul.wide.s32 " + tmp + ", " + back + ", " + num(t_.es));
+    } else {
+      ins("cvt.s64.s32 " + tmp + ", " + back);
+      ins("mul.lo.s64 " + tmp + ", " + tmp + ", " + ld_bytes);
+    }
+    ins("add.s64 " + ptr + ", " + ptr + ", " + tmp);
   }
 
   // copy_tile_async for a thread whose copies all lie inside the matrix and K (no zero fill).

@@ -214,3 +214,32 @@ TEST(KernelConfig, SeveralEntriesABlockAreForStridedWgmmaBatches) {
   simt.batch_tiles = 2;
   EXPECT_NE(why_illegal(simt), "");
 }
+
+// Clamped edges (§151): a kernel of its own (name, key) where its copies can run unchecked (mma,
+// SIMT with unbounded copies), nothing elsewhere; its slots past M (N) are moved back inside.
+TEST(KernelConfig, ClampedEdgesOnlyWhereCopiesRunUnchecked) {
+  KernelConfig c;
+  c.data = DataType::F64;
+  c = with_tile(c, tile_catalog(DataType::F64).front());
+  c.stages = 3;
+  ASSERT_EQ(c.family, Family::Mma);
+  KernelConfig e = c;
+  e.clamp_edges = true;
+  EXPECT_EQ(kernel_name(e), kernel_name(c) + "_ce");
+  ASSERT_TRUE(config_key(e) && config_key(c));
+  EXPECT_FALSE(*config_key(e) == *config_key(c));
+  EXPECT_EQ(why_illegal(e), "");
+  const std::string clamped = generate_simt_gemm(e, 90).ptx, plain = generate_simt_gemm(c, 90).ptx;
+  EXPECT_NE(clamped.find("%v_p_clamp"), std::string::npos);
+  EXPECT_EQ(plain.find("%v_p_clamp"), std::string::npos);
+  // Register stages (checked copies only) and SIMT without unbounded copies: the flag is moot.
+  for (KernelConfig v : {c, KernelConfig{}}) {
+    if (v.family == Family::Mma) v.stages = 2;
+    else v.stages = 3;
+    v.clamp_edges = true;
+    EXPECT_FALSE(canonical(v).clamp_edges) << kernel_name(v);
+    EXPECT_EQ(kernel_name(v).find("_ce"), std::string::npos);
+    v.unbounded = v.family == Family::Simt;
+    EXPECT_EQ(canonical(v).clamp_edges, v.family == Family::Simt) << kernel_name(v);
+  }
+}

@@ -240,6 +240,34 @@ TEST(AsyncStages, BatchVectorStagesCopyUnboundedOnWideTilesAndWholeEntries) {
   EXPECT_EQ(with_f32_batch_vector_stages(f64, 64, 64, 64).config, f64.config);
 }
 
+// Clamped edges (§151): f64's 64x32x16 blocks of 16x32 warp tiles in cp.async stages, B copied
+// along K, C ending mid-tile in N; no other tile, layout, type or width.
+TEST(AsyncStages, ClampedEdgesOnTheMeasuredF64TileWhereNEndsMidTile) {
+  gen::KernelConfig c;
+  c.data = gen::DataType::F64;
+  c.family = gen::Family::Mma;
+  c.ml = 64, c.nl = 32, c.u = 16, c.ms = 16, c.ns = 32, c.stages = 3;
+  ASSERT_EQ(gen::why_illegal(c), "");
+  for (gen::Op a : {gen::Op::N, gen::Op::T}) {
+    c.op_a = a;
+    c.op_b = gen::Op::N;
+    EXPECT_TRUE(clamp_edges_fit(c, 88));
+    EXPECT_TRUE(clamp_edges_fit(c, 1039));
+    EXPECT_FALSE(clamp_edges_fit(c, 96));  // no edge blocks in N
+    gen::KernelConfig t = c;
+    t.op_b = gen::Op::T;  // B copied along N (vectors): nothing gained
+    EXPECT_FALSE(clamp_edges_fit(t, 88));
+  }
+  for (auto change : {+[](gen::KernelConfig& x) { x.u = 32; }, +[](gen::KernelConfig& x) { x.nl = 64; },
+                      +[](gen::KernelConfig& x) { x.ms = 32, x.ns = 16; }, +[](gen::KernelConfig& x) { x.stages = 2; },
+                      +[](gen::KernelConfig& x) { x.data = gen::DataType::C64; },
+                      +[](gen::KernelConfig& x) { x.batched = true; }}) {
+    gen::KernelConfig x = c;
+    change(x);
+    EXPECT_FALSE(clamp_edges_fit(x, 88)) << gen::kernel_name(x);
+  }
+}
+
 TEST(AsyncStages, LoweredPlansAreLegalAndAlmostEveryTileLowers) {
   int checked = 0, kept = 0;
   for (gen::DataType t : {gen::DataType::F64, gen::DataType::C64})

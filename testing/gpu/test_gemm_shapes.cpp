@@ -32,7 +32,8 @@ class GemmShapes : public ::testing::TestWithParam<std::string> {
   bool is_64() const { return GetParam().find("_64") != std::string::npos; }
   std::int64_t pick_size() { return kSizes[rng_() % std::size(kSizes)]; }
 
-  void run(const Gemm& g, const CheckOptions& opt = {}, const char* must_contain = nullptr) {
+  // The kernel that ran (its name), after checking the result and that the name holds must_contain.
+  std::string run(const Gemm& g, const CheckOptions& opt = {}, const char* must_contain = nullptr) {
     const Entry& e = entry_named(GetParam());
     const CheckResult r = check_gemm(e, g, handle_->get(), rng_, opt);
     ++cases_;
@@ -40,6 +41,7 @@ class GemmShapes : public ::testing::TestWithParam<std::string> {
     if (must_contain && r.failure.empty()) {
       EXPECT_NE(r.kernel.find(must_contain), std::string::npos) << describe(e, g) << " ran " << r.kernel;
     }
+    return r.kernel;
   }
 
   Gemm make(cublasOperation_t ta, cublasOperation_t tb, std::int64_t m, std::int64_t n, std::int64_t k, bool pad,
@@ -133,7 +135,8 @@ TEST_P(GemmShapes, NarrowShapes) {
 // skinny tiles (plan_skinny: f64 33-64 wide "64x32x32" and 113-128 "128x64x32", c64 17-32
 // "32x32x32", 33-64 "32x64x16", 65-96 "64x32x8" and 97-128 "64x64x8" in four stages, f64 81-96
 // "64x32x16"; mirrored for a narrow M, every tile both ways), ragged edges, K not a multiple of
-// the K-step and split in whole rounds, the long operand N and T. Sizes near the plan's minimum
+// the K-step and split in whole rounds, the long operand N and T; f64's 64x32x16 blocks with clamped
+// edges ("_ce", dispatch's clamp_edges_fit: C ending mid-tile in N), no other plan. Sizes near the plan's minimum
 // (1024): c64's float64 reference of 1500x100x1100 took 10 s a case. Other types run their usual
 // plans and are not asked here.
 TEST_P(GemmShapes, SkinnyShapes) {
@@ -143,13 +146,14 @@ TEST_P(GemmShapes, SkinnyShapes) {
   const struct {
     std::int64_t m, n, k;
     const char* tile;  // as the kernel name spells it
+    bool clamped = false;
   } shapes[] = {{1030, z ? 53 : 50, 1025, z ? "32x64x16" : "64x32x32"},
                 {z ? 41 : 45, 1031, 1029, z ? "64x32x16" : "32x64x32"},
                 {1033, z ? 29 : 121, 1027, z ? "32x32x32" : "128x64x32"},
                 {z ? 27 : 126, 1029, 1031, z ? "32x32x32" : "64x128x32"},
                 {1035, z ? 101 : 61, 1033, z ? "64x64x8_64x16_s4" : "64x32x32"},
                 {z ? 77 : 39, 1037, 1030, z ? "32x64x8_16x32_s4" : "32x64x32"},
-                {1036, z ? 77 : 90, 1029, z ? "64x32x8_32x16_s4" : "64x32x16_16x32_s3"},
+                {1036, z ? 77 : 90, 1029, z ? "64x32x8_32x16_s4" : "64x32x16_16x32_s3", !z},
                 {z ? 101 : 85, 1039, 1034, z ? "64x64x8_16x64_s4" : "32x64x16_32x16_s3"}};
   int i = 0;
   for (const auto& s : shapes)
@@ -158,7 +162,8 @@ TEST_P(GemmShapes, SkinnyShapes) {
       const bool narrow_n = s.n <= s.m;  // the long operand: A for a narrow N, B for a narrow M
       const Gemm g = make(narrow_n ? op : CUBLAS_OP_N, narrow_n ? CUBLAS_OP_N : op, s.m, s.n, s.k, i % 2 == 1,
                           i % 3 == 0 ? 1 : i);  // alpha != 0
-      run(g, {}, s.tile);
+      const std::string ran = run(g, {}, s.tile);
+      EXPECT_EQ(ran.find("_ce") != std::string::npos, s.clamped) << ran;
       if (HasFailure()) return;
     }
 }

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, oop=False, at=False, kl=1, fused=False, counts=True,
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, ce=False, oop=False, at=False, kl=1, fused=False, counts=True,
                  raster=0, ks=1, batch=1, bcast_a=False, ptrs=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
@@ -103,6 +103,7 @@ class Case:
         # offset of op(B)'s triangle, as for a column chunk).
         # vc: its 16-byte vector copies (KernelConfig::vec_copy_a/_b, both; leading dimensions then whole vectors).
         # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
+        # ce: edge blocks' copies unchecked too, slots past C clamped (KernelConfig::clamp_edges).
         # oop: its out-of-place variant (KernelConfig::out_of_place): the result goes to a
         # separate D (same ld), C is only read.
         # at: its atomic split-K variant (KernelConfig::atomic_add): the slices add alpha times
@@ -122,11 +123,11 @@ class Case:
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") +
                        ("_ks%d" % ks if ks > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
-                       ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
+                       ("_ce" if ce else "") + ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
                        ("_r%d" % raster if raster else "") + (("_btp" if ptrs else "_bt") if batch > 1 else "") +
                        ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
-                     (":vc" if vc else "") + (":ub" if ub else "") + (":oop" if oop else "") +
+                     (":vc" if vc else "") + (":ub" if ub else "") + (":ce" if ce else "") + (":oop" if oop else "") +
                      (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":ks%d" % ks if ks > 1 else "") +
                      (":fs" if fused else "") + (":r%d" % raster if raster else "") + ((":btp" if ptrs else ":bt") if batch > 1 else "") +
                      (":sm80" if sm80 else ""))
@@ -473,6 +474,13 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                     if not tile[6]:  # SIMT: the variant that copies unbounded there too
                         add("%s %s interior block unbounded" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
                             tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=True)
+                    # ...and with clamped edges (§151): edge blocks unchecked where their copies
+                    # are whole elements (M and N odd: vectors along them stay checked).
+                    add("%s %s interior block clamped edges" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
+                        tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=not tile[6], ce=True)
+                add("%s %s clamped edges split-K" % (o, name), t, o[0], o[1], tile, tile[0] + 6, tile[1] + 2,
+                    2 * (tile[8] + 1) * tile[2] + 5, kchunk=(tile[8] + 1) * tile[2], kg=3, vc=t in "sdc",
+                    ub=not tile[6], ce=True)
                 # ...and so under a K split (dispatch's f32 split plans, perf notes §145): slices
                 # deeper than the pipeline, the last one partial, refills past a slice's end inside K.
                 if not tile[6]:
@@ -487,6 +495,12 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                             tile[1] // 2 + 3, 2 * tile[2] * tile[8] + 3, vc=True)
                     add("%s %s vector copies split-K" % (o, name), t, o[0], o[1], tile, 13, 10, 3 * tile[2] + 1,
                         kchunk=tile[2], kg=4, vc=True)
+                    # ...and clamped edges (§151): with M and N ending on whole vectors the edge
+                    # blocks' loops copy unchecked too, their slots past C clamped to its last vector.
+                    for q in ops:
+                        add("%s %s vector copies clamped edges" % (q, name), t, q[0], q[1], tile,
+                            tile[0] + 4, tile[1] // 2 + 4, (tile[8] + 2) * tile[2] + 3, vc=True, ub=not tile[6],
+                            ce=True)
                     add("nn %s vector copies out of place" % name, t, "n", "n", tile, tile[0] + 5, tile[1] // 2 + 3,
                         2 * tile[2] * tile[8] + 3, vc=True, ub=not tile[6], oop=True)
                     add("%s %s vector copies band A lower" % (o, name), t, o[0], o[1], tile, tile[0] + 5, 6,
