@@ -111,9 +111,11 @@ Plan with_f32_wide_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, 
   return p;
 }
 
-bool clamp_edges_fit(const gen::KernelConfig& c, std::int64_t n) {
-  return c.data == gen::DataType::F64 && c.family == gen::Family::Mma && gen::async_copy(c) && c.ml == 64 &&
-         c.nl == 32 && c.u == 16 && c.ms == 16 && c.ns == 32 && c.op_b == gen::Op::N && !c.batched && n % c.nl != 0;
+bool clamp_edges_fit(const GemmCall& call, const gen::KernelConfig& c) {
+  const bool layout = c.op_b == gen::Op::N && (c.op_a == gen::Op::N || (c.vec_copy_a && c.fused_split));
+  return call.fill == gen::kFillWhole && call.band == gen::kBandNone && !call.d && c.data == gen::DataType::F64 &&
+         c.family == gen::Family::Mma && gen::async_copy(c) && c.ml == 64 && c.nl == 32 && c.u == 16 && c.ms == 16 &&
+         c.ns == 32 && c.kl == 1 && c.ks == 1 && layout && !c.batched && call.n % c.nl != 0;
 }
 
 Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {

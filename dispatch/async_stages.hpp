@@ -78,13 +78,16 @@ inline constexpr int kUnboundedWideTile = 128, kUnboundedWholeTile = 64;
 inline constexpr std::int64_t kUnboundedWholeMinK = 1024;
 Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k);
 
-// Whether a plain call n wide launches `c` with clamped edges (KernelConfig::clamp_edges: edge
-// blocks refill whole K-steps unchecked, perf notes §151): f64 mma blocks of 64 x 32 x 16 in 16 x
-// 32 warp tiles copying B along K (op(B) = B) where C ends mid-tile in N. On the H200 their
-// checked edge blocks had set the time of one-wave splits: 2560 x 88 x 4096 in 2 slices ran 25.5
-// TFLOP/s checked, 31.7 clamped (96 wide: 34.2); NN 2560 x 72 / 80 (plans unchanged) x1.09. Not
-// for other tiles: ptxas allocates the copy pointers otherwise, which cost 64 x 64 x 16's loop 14
-// instructions and D 1000^3 x0.92; the NT form gained nothing (its edge copies are vectors).
-bool clamp_edges_fit(const gen::KernelConfig& c, std::int64_t n);
+// Whether `call` launches `c` (its vector copies and fused split set) with clamped edges
+// (KernelConfig::clamp_edges: edge blocks refill whole K-steps unchecked, perf notes §151): plain
+// calls (whole C, no band, in place) on f64 mma blocks of 64 x 32 x 16 in 16 x 32 warp tiles in
+// cp.async stages where C ends mid-tile in N, NN, and TN where A copies vectors and the split is
+// fused. On the H200 their checked edge blocks had set the time of one-wave splits: 2560 x 88 x
+// 4096 in 2 slices ran 25.5 TFLOP/s checked, 31.7 clamped (96 wide: 34.2); NN 2560 x 72 / 80 (plans
+// unchanged) x1.09, TN 2560 x 90 x 6000 x1.13. Not elsewhere: ptxas allocates the copy pointers
+// otherwise with the clamp, which lengthened TN's other forms' loops by 10-12 instructions
+// (`docs/measurements/sass-edge-clamp-loops.txt`), cost 64 x 64 x 16's loop 14 and D 1000^3 x0.92;
+// NT gained nothing (its edge copies are vectors).
+bool clamp_edges_fit(const GemmCall& call, const gen::KernelConfig& c);
 
 }  // namespace ptxblas::dispatch

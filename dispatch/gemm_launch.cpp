@@ -405,8 +405,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
       return run_atomic(d, ctx, dev, call, atomic, *kernel);
   }
   plan.config.fused_split = fused_split_fits(plan);
-  plan.config.clamp_edges = call.fill == gen::kFillWhole && call.band == gen::kBandNone && !call.d &&
-                            clamp_edges_fit(plan.config, call.n);
+  plan.config.clamp_edges = clamp_edges_fit(call, plan.config);
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);

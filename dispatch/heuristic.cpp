@@ -417,13 +417,18 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   const bool narrow_n = n <= m;
   const std::int64_t narrow = std::min(m, n), wide = std::max(m, n);
   if (wide < kSkinnyLong || k < kSkinnyLong || multiprocessors <= 0) return std::nullopt;
-  const gen::Tile* tile = gen::skinny_tile(data, static_cast<int>(narrow));
+  // f64 NT 97-112 wide with N narrow (§152; measured in that layout only).
+  const gen::Tile* nt_tile = narrow_n && op_a == gen::Op::N && op_b == gen::Op::T
+                                 ? gen::skinny_nt_tile(data, static_cast<int>(narrow))
+                                 : nullptr;
+  const gen::Tile* tile = nt_tile ? nt_tile : gen::skinny_tile(data, static_cast<int>(narrow));
   if (!tile) return std::nullopt;
   auto oriented = [&](const gen::Tile& x) { return narrow_n ? x : gen::mirrored(x); };
-  // c64 wider than 64 and f64 81-96 wide: their wide blocks, K split by the last round's fill
-  // (§148, §150); c64 97-128 wide, the 33-64 tile as before where its blocks fill their waves already.
-  bool wave_split =
-      (data == gen::DataType::C64 && narrow > 64) || (data == gen::DataType::F64 && narrow > 80 && narrow <= 96);
+  // c64 wider than 64, f64 81-96 wide and the NT tile: their wide blocks, K split by the last
+  // round's fill (§148, §150, §152); c64 97-128 wide, the 33-64 tile as before where its blocks
+  // fill their waves already.
+  bool wave_split = (data == gen::DataType::C64 && narrow > 64) ||
+                    (data == gen::DataType::F64 && narrow > 80 && narrow <= 96) || nt_tile;
   if (data == gen::DataType::C64 && narrow > 96) {
     const gen::Tile narrower = oriented(*gen::skinny_tile(data, 64));
     const std::int64_t slots = std::max<std::int64_t>(resident_per_sm(data, scalar_f16, narrower), 1) * multiprocessors;
@@ -435,8 +440,14 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   const gen::Tile t = oriented(*tile);
   const std::int64_t blocks = ceil_div(m, t.ml) * ceil_div(n, t.nl);
   const std::int64_t most = std::min<std::int64_t>(k / kMinSliceK, kMaxSlices);
-  const bool one_a_round = t.ml == 64 && t.nl == 64;  // 64x64x8: rounds of one block an SM; 64x32: two
-  const std::int64_t slots = one_a_round ? multiprocessors : kWaveSplitSideBySide64x32 * multiprocessors;
+  // c64's 64x64x8: rounds of one block an SM, more slices on a tie; the 64x32 tiles: two side by
+  // side; f64's 64x64x16 (NT): the two its registers leave resident, fewer slices on a tie (§152:
+  // 4096 x 112 x 4096, 128 blocks, 2 slices 42.6 TFLOP/s, 4 40.9; 2560 x 104 x 2560, 80 blocks, 3
+  // slices 31.9, 4 28.1).
+  const bool one_a_round = data == gen::DataType::C64 && t.ml == 64 && t.nl == 64;
+  const std::int64_t slots = one_a_round ? multiprocessors
+                             : nt_tile   ? resident_per_sm(data, scalar_f16, t) * multiprocessors
+                                         : kWaveSplitSideBySide64x32 * multiprocessors;
   const std::int64_t kg = wave_split ? fullest_split(blocks, slots, k, one_a_round)
                                      : cheapest_split(blocks, multiprocessors, k, t.u, 1, most);
   Plan p = plan_from_tile(data, scalar_f16, op_a, op_b, m, n, k, t, static_cast<int>(kg));

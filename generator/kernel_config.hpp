@@ -60,11 +60,12 @@ struct KernelConfig {
   // plans lost up to 9%, splits on 128-wide tiles gained 1-8% (§145), so only dispatch's f32
   // lowerings (dispatch/async_stages.cpp), on the plans that gained, ask for it.
   bool unbounded = false;
-  // Kernels that copy unchecked (mma, or SIMT with `unbounded`): an edge block's slots past M (N)
-  // point at the last whole copy inside instead, so that it too refills whole K-steps unchecked,
-  // where M (N) ends on a whole copy (perf notes §151). A variant the launcher asks for
-  // (dispatch's clamp_edges_fit): ptxas allocates the copy pointers otherwise with it, which cost
-  // up to 29 more instructions in some D tiles' loops, so only on the plans whose edge blocks gained.
+  // Kernels that copy unchecked (cp.async stages of mma, or of SIMT with `unbounded`; the flag is
+  // dropped elsewhere): an edge block's slots past M (N) point at the last whole copy inside
+  // instead, so that it too refills whole K-steps unchecked, where M (N) ends on a whole copy
+  // (perf notes §151). A variant the launcher asks for (dispatch's clamp_edges_fit): ptxas
+  // allocates the copy pointers otherwise with it, which cost up to 29 more instructions in some D
+  // tiles' loops, so only on the plans whose edge blocks gained.
   bool clamp_edges = false;
   // The result goes to C's address plus p_d_offset bytes (same leading dimension) instead of over
   // C, which is only read (beta != 0): an out-of-place GEMM, D = alpha op(A) op(B) + beta C. Like

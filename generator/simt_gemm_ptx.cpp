@@ -706,7 +706,7 @@ class Emitter {
         ins("mul.lo.s32 " + bytes + ", " + bytes + ", " + num(t_.es));
       }
       if (clamped_edges()) clamp_outside_slot(ptr, tmn, mn_limit, mn_width, p.mn_is_row, ldb, tmp);
-      if (unbounded_copies() && t_.cplx) {  // c64: %x_inner per thread, every slot's copy inside M (N)
+      if (unbounded_copies() && t_.cplx) {  // c64: %x_inner per thread, every slot's copy inside M (N)...
         const std::string inner = r("pred", x + "_inner"), end = r("s32", x + "_mnend");
         if (j == 0) ins("setp.eq.s32 " + inner + ", 0, 0");
         ins("add.s32 " + end + ", " + tmn + ", " + num(p.copy_vec));
@@ -714,7 +714,7 @@ class Emitter {
       }
       smem_off_[which == Operand::A ? 0 : 1].push_back(p.smem_elem(ok, omn) * sb_);
     }
-    if (unbounded_copies() && !t_.cplx) {  // %x_inner: the block's tile lies inside M (N), so do its copies
+    if (unbounded_copies() && !t_.cplx) {  // %x_inner: the block's tile lies inside M (N), so do its copies...
       const std::string end = r("s32", x + "_mnend");
       ins("add.s32 " + end + ", " + mn0 + ", " + num(p.mn_extent));
       ins("setp.le.s32 " + r("pred", x + "_inner") + ", " + end + ", " + mn_limit);
@@ -1224,11 +1224,12 @@ class Emitter {
   // KernelConfig::clamp_edges: edge blocks copy unchecked too (clamp_outside_slot).
   bool clamped_edges() const { return unbounded_copies() && c_.clamp_edges; }
 
-  // The loop's copies of the next K-step: a block whose tile lies inside M and N, refilling a
-  // K-step wholly inside K (every K-step but the last), copies without bounds: no per-copy
-  // predicate, source clamp or source size (~8 of D's ~10 instructions per copy, §51). The
-  // condition is the block's, so the branch is uniform: no reconvergence point for ptxas to
-  // schedule around (a per-thread one cost S's SIMT loops up to 9% and D's edge blocks 1-3%, §55).
+  // The loop's copies of the next K-step: a block whose tile lies inside M and N (or, with
+  // clamped_edges, whose M and N end on whole copies), refilling a K-step wholly inside K (every
+  // K-step but the last), copies without bounds: no per-copy predicate, source clamp or source
+  // size (~8 of D's ~10 instructions per copy, §51). The condition is the block's, so the branch
+  // is uniform: no reconvergence point for ptxas to schedule around (a per-thread one cost S's
+  // SIMT loops up to 9% and D's edge blocks 1-3%, §55).
   // c64 keeps the per-thread condition: its rank-k (triangular) kernels read 5% slower with the
   // uniform one in report b03c7c9b (not yet A/B'd).
   void copy_step_async(const std::string& da, const std::string& db) {

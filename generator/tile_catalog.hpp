@@ -35,6 +35,11 @@ const Tile* narrow_tile(DataType t, bool k_contiguous, int width);
 // split too thinly; null for other types and widths.
 const Tile* skinny_tile(DataType t, int width);
 
+// The tile for such a C whose narrow operand is copied along its narrow side (NT with N narrow:
+// op(B) = B^T, B stored N x K), where skinny_tile has none for that width (f64 97-112); null
+// elsewhere.
+const Tile* skinny_nt_tile(DataType t, int width);
+
 // A tile a strided batch of f32 or f64 GEMMs may run on (dispatch's plan_batched, outside wgmma),
 // with the TFLOP/s it reached on the H200 with every block's work the batch's and its last wave
 // full (fitted over a sweep of 26 batches up to 256 deep, perf notes §139), and the rate it is

@@ -231,7 +231,10 @@ TEST(KernelConfig, ClampedEdgesOnlyWhereCopiesRunUnchecked) {
   EXPECT_EQ(why_illegal(e), "");
   const std::string clamped = generate_simt_gemm(e, 90).ptx, plain = generate_simt_gemm(c, 90).ptx;
   EXPECT_NE(clamped.find("%v_p_clamp"), std::string::npos);
+  EXPECT_NE(clamped.find("setp.eq.or.s32 %v_a_inner, %v_a_mnpart, 0, %v_a_inner;"), std::string::npos);
+  EXPECT_NE(clamped.find("setp.eq.or.s32 %v_b_inner, %v_b_mnpart, 0, %v_b_inner;"), std::string::npos);
   EXPECT_EQ(plain.find("%v_p_clamp"), std::string::npos);
+  EXPECT_EQ(plain.find("mnpart"), std::string::npos);
   // Register stages (checked copies only) and SIMT without unbounded copies: the flag is moot.
   for (KernelConfig v : {c, KernelConfig{}}) {
     if (v.family == Family::Mma) v.stages = 2;
@@ -241,5 +244,13 @@ TEST(KernelConfig, ClampedEdgesOnlyWhereCopiesRunUnchecked) {
     EXPECT_EQ(kernel_name(v).find("_ce"), std::string::npos);
     v.unbounded = v.family == Family::Simt;
     EXPECT_EQ(canonical(v).clamp_edges, v.family == Family::Simt) << kernel_name(v);
+    if (v.family == Family::Simt) EXPECT_NE(generate_simt_gemm(v, 90).ptx.find("%v_p_clamp"), std::string::npos);
   }
+  // wgmma copies by TMA: no such slots, the flag dropped.
+  KernelConfig w;
+  w.data = DataType::F16;
+  w = with_tile(w, wgmma_catalog().front());
+  w.clamp_edges = true;
+  EXPECT_FALSE(canonical(w).clamp_edges);
+  EXPECT_EQ(kernel_name(w).find("_ce"), std::string::npos);
 }

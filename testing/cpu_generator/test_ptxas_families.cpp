@@ -150,6 +150,8 @@ std::vector<Variant> all_families() {
   catalogue_variants({[](KernelConfig& c) { c.ks = 2; }, [](KernelConfig& c) { c.ks = 4; }}, true);
   // Block rasterization (its index arithmetic before the tile's first row and column).
   catalogue_variants({[](KernelConfig& c) { c.raster = 8; }}, false);
+  // Clamped edges (§151: the set-up's clamp moves the copy pointers' registers; cp.async stages only).
+  catalogue_variants({[](KernelConfig& c) { c.clamp_edges = true; }}, true);
   // The narrow tiles (dispatch's plan_narrow) and the skinny ones (plan_skinny, each once
   // whatever the widths it serves), with their mirrors, in every layout dispatch runs them in (by
   // how the long operand is stored), sm_90; the occupancy table holds them too.
@@ -178,6 +180,7 @@ std::vector<Variant> all_families() {
       const Tile* t = skinny_tile(d, width);
       return width > 32 && t == skinny_tile(d, width - 32) ? nullptr : t;  // each tile once
     });
+  every_layout([](DataType d, bool) { return skinny_nt_tile(d, 112); });
   // The grid's edges are where a register model drifts (large K-steps, thin warp tiles).
   std::mt19937 rng(20261123);
   for (DataType t : {DataType::F64, DataType::C64, DataType::F16, DataType::BF16}) {

@@ -240,31 +240,50 @@ TEST(AsyncStages, BatchVectorStagesCopyUnboundedOnWideTilesAndWholeEntries) {
   EXPECT_EQ(with_f32_batch_vector_stages(f64, 64, 64, 64).config, f64.config);
 }
 
-// Clamped edges (§151): f64's 64x32x16 blocks of 16x32 warp tiles in cp.async stages, B copied
-// along K, C ending mid-tile in N; no other tile, layout, type or width.
+// Clamped edges (§151): f64's 64x32x16 blocks of 16x32 warp tiles in cp.async stages, C ending
+// mid-tile in N, plain calls; NN, and TN with A in vectors and a fused split; no other tile,
+// layout, type, width or call.
 TEST(AsyncStages, ClampedEdgesOnTheMeasuredF64TileWhereNEndsMidTile) {
   gen::KernelConfig c;
   c.data = gen::DataType::F64;
   c.family = gen::Family::Mma;
   c.ml = 64, c.nl = 32, c.u = 16, c.ms = 16, c.ns = 32, c.stages = 3;
+  c.op_a = c.op_b = gen::Op::N;
   ASSERT_EQ(gen::why_illegal(c), "");
-  for (gen::Op a : {gen::Op::N, gen::Op::T}) {
-    c.op_a = a;
-    c.op_b = gen::Op::N;
-    EXPECT_TRUE(clamp_edges_fit(c, 88));
-    EXPECT_TRUE(clamp_edges_fit(c, 1039));
-    EXPECT_FALSE(clamp_edges_fit(c, 96));  // no edge blocks in N
-    gen::KernelConfig t = c;
-    t.op_b = gen::Op::T;  // B copied along N (vectors): nothing gained
-    EXPECT_FALSE(clamp_edges_fit(t, 88));
-  }
+  GemmCall call;
+  call.data = gen::DataType::F64;
+  call.m = 2560, call.n = 88, call.k = 4096;
+  EXPECT_TRUE(clamp_edges_fit(call, c));
+  call.n = 1039;
+  EXPECT_TRUE(clamp_edges_fit(call, c));
+  call.n = 96;  // no edge blocks in N
+  EXPECT_FALSE(clamp_edges_fit(call, c));
+  call.n = 88;
+  // TN: with A's vectors and a fused split only.
+  gen::KernelConfig tn = c;
+  tn.op_a = gen::Op::T;
+  EXPECT_FALSE(clamp_edges_fit(call, tn));
+  tn.vec_copy_a = true;
+  EXPECT_FALSE(clamp_edges_fit(call, tn));
+  tn.fused_split = true;
+  EXPECT_TRUE(clamp_edges_fit(call, tn));
+  gen::KernelConfig nt = c;
+  nt.op_b = gen::Op::T;  // B copied along N (vectors): nothing gained
+  EXPECT_FALSE(clamp_edges_fit(call, nt));
   for (auto change : {+[](gen::KernelConfig& x) { x.u = 32; }, +[](gen::KernelConfig& x) { x.nl = 64; },
                       +[](gen::KernelConfig& x) { x.ms = 32, x.ns = 16; }, +[](gen::KernelConfig& x) { x.stages = 2; },
                       +[](gen::KernelConfig& x) { x.data = gen::DataType::C64; },
-                      +[](gen::KernelConfig& x) { x.batched = true; }}) {
+                      +[](gen::KernelConfig& x) { x.kl = 2; }, +[](gen::KernelConfig& x) { x.batched = true; }}) {
     gen::KernelConfig x = c;
     change(x);
-    EXPECT_FALSE(clamp_edges_fit(x, 88)) << gen::kernel_name(x);
+    EXPECT_FALSE(clamp_edges_fit(call, x)) << gen::kernel_name(x);
+  }
+  // Only plain calls: no triangular output or operand, in place.
+  for (auto change : {+[](GemmCall& x) { x.fill = gen::kFillLower; }, +[](GemmCall& x) { x.band = gen::kBandALower; },
+                      +[](GemmCall& x) { x.d = &x; }}) {
+    GemmCall x = call;
+    change(x);
+    EXPECT_FALSE(clamp_edges_fit(x, c));
   }
 }
 

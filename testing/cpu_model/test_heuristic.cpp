@@ -779,6 +779,31 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 32, 2560));
   EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 80, 2560));
   EXPECT_FALSE(skinny(gen::DataType::F64, 2560, 97, 2560));
+  // f64 NT 97-112 wide with N narrow (§152): 64x64x16 of 32x32 warp tiles, K split by the last
+  // round's fill in rounds of the two blocks an SM its registers leave, fewer slices on a tie.
+  auto skinny_nt = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return plan_skinny(gen::DataType::F64, false, gen::Op::N, gen::Op::T, m, n, k, kSms);
+  };
+  for (const auto& [m, n, k, kg] : {std::tuple{4096, 112, 4096, 2},  // 128 blocks: 2, 4 and 8 slices tie
+                                    {2560, 104, 2560, 3},             // 80: 3 slices in one round
+                                    {6000, 100, 3000, 7},             // 188: 7 in 5 rounds (1.4 a round)
+                                    {3000, 97, 1500, 5},              // at most 5 slices (256 deep)
+                                    {16384, 100, 4096, 1}}) {         // 512: 0.97 of two rounds unsplit
+    const auto p = skinny_nt(m, n, k);
+    ASSERT_TRUE(p) << m << "x" << n << "x" << k;
+    EXPECT_EQ(p->config.ml, 64);
+    EXPECT_EQ(p->config.nl, 64);
+    EXPECT_EQ(p->config.ms, 32);
+    EXPECT_EQ(p->config.ns, 32);
+    EXPECT_EQ(p->config.u, 16);
+    EXPECT_EQ(p->config.stages, 3);
+    EXPECT_EQ(p->kg, kg) << m << "x" << n << "x" << k;
+  }
+  EXPECT_EQ(skinny_nt(2560, 96, 2560)->config.nl, 32);  // 81-96: §150's tile in NT too
+  EXPECT_EQ(skinny_nt(2560, 113, 2560)->config.u, 32);  // 113-128: 128x64x32 as in every layout
+  EXPECT_FALSE(skinny_nt(104, 2560, 2560));               // narrow M (not measured)
+  EXPECT_FALSE(plan_skinny(gen::DataType::F64, false, gen::Op::T, gen::Op::T, 2560, 104, 2560, kSms));
+  EXPECT_EQ(plan_skinny(gen::DataType::C64, false, gen::Op::N, gen::Op::T, 2560, 104, 2560, kSms)->config.u, 8);
   EXPECT_FALSE(skinny(gen::DataType::C64, 2560, 16, 2560));
   EXPECT_FALSE(skinny(gen::DataType::F32, 2560, 64, 2560));
   EXPECT_FALSE(skinny(gen::DataType::C64, 512, 64, 2560));

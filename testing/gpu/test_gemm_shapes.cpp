@@ -136,7 +136,8 @@ TEST_P(GemmShapes, NarrowShapes) {
 // "32x32x32", 33-64 "32x64x16", 65-96 "64x32x8" and 97-128 "64x64x8" in four stages, f64 81-96
 // "64x32x16"; mirrored for a narrow M, every tile both ways), ragged edges, K not a multiple of
 // the K-step and split in whole rounds, the long operand N and T; f64's 64x32x16 blocks with clamped
-// edges ("_ce", dispatch's clamp_edges_fit: C ending mid-tile in N), no other plan. Sizes near the plan's minimum
+// edges ("_ce", dispatch's clamp_edges_fit: C ending mid-tile in N, NN, TN with A in vectors and a
+// fused split), no other plan; f64's NT tile for 97-112 wide. Sizes near the plan's minimum
 // (1024): c64's float64 reference of 1500x100x1100 took 10 s a case. Other types run their usual
 // plans and are not asked here.
 TEST_P(GemmShapes, SkinnyShapes) {
@@ -163,9 +164,16 @@ TEST_P(GemmShapes, SkinnyShapes) {
       const Gemm g = make(narrow_n ? op : CUBLAS_OP_N, narrow_n ? CUBLAS_OP_N : op, s.m, s.n, s.k, i % 2 == 1,
                           i % 3 == 0 ? 1 : i);  // alpha != 0
       const std::string ran = run(g, {}, s.tile);
-      EXPECT_EQ(ran.find("_ce") != std::string::npos, s.clamped) << ran;
+      auto has = [&](const char* part) { return ran.find(part) != std::string::npos; };
+      EXPECT_EQ(has("_ce"), s.clamped && (has("_nn_") || (has("_vc") && has("_fs")))) << ran;
       if (HasFailure()) return;
     }
+  if (z) return;
+  // TN with A in 16-byte vectors (lda = K even, unpadded) and a fused split: clamped too.
+  const std::string tn = run(make(CUBLAS_OP_T, CUBLAS_OP_N, 1036, 90, 1032, false, 2), {}, "tn_64x32x16_16x32_s3_vc");
+  EXPECT_NE(tn.find("_ce_fs"), std::string::npos) << tn;
+  // f64 NT 97-112 wide with N narrow: 64x64x16 of 32x32 warp tiles (plan_skinny's NT tile), split.
+  run(make(CUBLAS_OP_N, CUBLAS_OP_T, 1030, 100, 1040, true, 2), {}, "nt_64x64x16_32x32_s3");
 }
 
 // K = 0 (C = beta C), m or n = 0 (nothing written), 1x1x1, alpha = 0, beta = 0 with NaN in C.

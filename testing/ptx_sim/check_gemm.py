@@ -475,12 +475,29 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                         add("%s %s interior block unbounded" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
                             tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=True)
                     # ...and with clamped edges (§151): edge blocks unchecked where their copies
-                    # are whole elements (M and N odd: vectors along them stay checked).
-                    add("%s %s interior block clamped edges" % (q, name), t, q[0], q[1], tile, tile[0] + 5,
-                        tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=t in "sdc", ub=not tile[6], ce=True)
+                    # are whole elements (M and N odd: vectors along them stay checked), and
+                    # f64's element copies as dispatch launches them where an operand is unaligned.
+                    for vc in ({t in "sdc", False} if t == "d" else {t in "sdc"}):
+                        add("%s %s interior block clamped edges%s" % (q, name, "" if vc else " element copies"), t,
+                            q[0], q[1], tile, tile[0] + 5, tile[1] + 3, (tile[8] + 2) * tile[2] + 3, vc=vc,
+                            ub=not tile[6], ce=True)
                 add("%s %s clamped edges split-K" % (o, name), t, o[0], o[1], tile, tile[0] + 6, tile[1] + 2,
                     2 * (tile[8] + 1) * tile[2] + 5, kchunk=(tile[8] + 1) * tile[2], kg=3, vc=t in "sdc",
                     ub=not tile[6], ce=True)
+                # ...and in the variants dispatch does not ask it for but the generator allows:
+                # triangular output and operand, out of place, strided batches (whole vectors).
+                big = 2 * max(tile[0], tile[1]) + 4
+                deep = (tile[8] + 2) * tile[2] + 3
+                for extra, kw in (("fill lower", dict(m=big, n=big, fill=FILL_LOWER | herm)),
+                                  ("band A lower", dict(m=tile[0] + 4, n=6, band=BAND_AL)),
+                                  ("band B upper", dict(m=4, n=tile[1] + 4, band=BAND_BU)),
+                                  ("out of place", dict(m=tile[0] + 4, n=tile[1] + 2, oop=True)),
+                                  ("batched 3 entries", dict(m=tile[0] + 4, n=tile[1] + 2, batch=3))):
+                    if "band" in extra and t not in "sdcz":
+                        continue
+                    m_, n_ = kw.pop("m"), kw.pop("n")
+                    add("%s %s clamped edges %s" % (o, name, extra), t, o[0], o[1], tile, m_, n_,
+                        deep + (max(m_, n_) if "band" in extra else 0), vc=t in "sdc", ub=not tile[6], ce=True, **kw)
                 # ...and so under a K split (dispatch's f32 split plans, perf notes §145): slices
                 # deeper than the pipeline, the last one partial, refills past a slice's end inside K.
                 if not tile[6]:
@@ -675,6 +692,11 @@ MUTATIONS = [
      "SIMT unbounded copies on a K-step that ends past K (no zero fill)"),
     ("mma_d_nt_64x128x8_32x64_s3_vc", "[%v_b_sdst+2112], [%v_b1_ptr], 16;", "[%v_b_sdst+2112], [%v_b0_ptr], 16;",
      True, "cp.async: an unbounded copy reads another slot's source"),
+    ("mma_d_nn_64x32x16_16x32_s3_vc_ce", "sub.s32 %v_clamp_back, %v_clamp_back, 1;",
+     "sub.s32 %v_clamp_back, %v_clamp_back, 0;", True, "clamped edges: B's slots past N moved to column N, not N - 1"),
+    ("mma_d_nn_64x32x16_16x32_s3_vc_ce", "setp.eq.or.s32 %v_a_inner, %v_a_mnpart, 0, %v_a_inner;",
+     "setp.eq.or.s32 %v_a_inner, 0, 0, %v_a_inner;", True,
+     "clamped edges: edge blocks copy A unchecked where M ends mid-vector (the clamped vector misaligned)"),
     ("mma_d_nn_64x128x8_32x64_s3_vc_oop", "add.s64 %v_d_col, %v_c_col0, %v_d_off;", "mov.u64 %v_d_col, %v_c_col0;",
      True, "out of place: the result written over C (every other column)"),
     ("mma_z_nt_64x64x8_64x16_s3", "[%v_cp_src+8], 8,", "[%v_cp_src], 8,", True,
