@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -754,19 +755,22 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
   };
   expect_deep(gen::DataType::C64, 32, 32, 32);
   expect_deep(gen::DataType::F64, 128, 128, 64);
+  // An f64 plan's tile (three stages, 16-deep K-steps) and split, for a narrow N.
+  auto expect_f64 = [](const std::optional<Plan>& p, int ml, int nl, int ms, int ns, int kg, const std::string& what) {
+    ASSERT_TRUE(p) << what;
+    EXPECT_EQ(std::tuple(p->config.ml, p->config.nl, p->config.ms, p->config.ns), std::tuple(ml, nl, ms, ns)) << what;
+    EXPECT_EQ(p->config.u, 16) << what;
+    EXPECT_EQ(p->config.stages, 3) << what;
+    EXPECT_EQ(p->kg, kg) << what;
+  };
+  auto shape = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  };
   // f64 81-96 wide (§150): 64x32x16 of 16x32 warp tiles, K split as c64's 64x32x8 (rounds of two
   // blocks an SM, fewer slices on a tie).
   for (const auto& [m, n, k, kg] : {std::tuple{2560, 96, 2560, 2}, {4096, 96, 4096, 4}, {8192, 96, 2048, 2},
-                                    {1024, 96, 1024, 4}, {2560, 81, 2560, 2}}) {
-    const auto p = skinny(gen::DataType::F64, m, n, k);
-    ASSERT_TRUE(p) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p->config.ml, 64);
-    EXPECT_EQ(p->config.nl, 32);
-    EXPECT_EQ(p->config.ms, 16);
-    EXPECT_EQ(p->config.ns, 32);
-    EXPECT_EQ(p->config.u, 16);
-    EXPECT_EQ(p->kg, kg) << m << "x" << n << "x" << k;
-  }
+                                    {1024, 96, 1024, 4}, {2560, 81, 2560, 2}})
+    expect_f64(skinny(gen::DataType::F64, m, n, k), 64, 32, 16, 32, kg, shape(m, n, k));
   const auto dm96 = skinny(gen::DataType::F64, 96, 2560, 2560);  // narrow M: mirrored
   ASSERT_TRUE(dm96);
   EXPECT_EQ(dm96->config.ml, 32);
@@ -788,17 +792,8 @@ TEST(Heuristic, SkinnyCTakesTheTypesSkinnyTile) {
                                     {2560, 104, 2560, 3},             // 80: 3 slices in one round
                                     {6000, 100, 3000, 7},             // 188: 7 in 5 rounds (1.4 a round)
                                     {3000, 97, 1500, 5},              // at most 5 slices (256 deep)
-                                    {16384, 100, 4096, 1}}) {         // 512: 0.97 of two rounds unsplit
-    const auto p = skinny_nt(m, n, k);
-    ASSERT_TRUE(p) << m << "x" << n << "x" << k;
-    EXPECT_EQ(p->config.ml, 64);
-    EXPECT_EQ(p->config.nl, 64);
-    EXPECT_EQ(p->config.ms, 32);
-    EXPECT_EQ(p->config.ns, 32);
-    EXPECT_EQ(p->config.u, 16);
-    EXPECT_EQ(p->config.stages, 3);
-    EXPECT_EQ(p->kg, kg) << m << "x" << n << "x" << k;
-  }
+                                    {16384, 100, 4096, 1}})           // 512: 0.97 of two rounds unsplit
+    expect_f64(skinny_nt(m, n, k), 64, 64, 32, 32, kg, shape(m, n, k));
   EXPECT_EQ(skinny_nt(2560, 96, 2560)->config.nl, 32);  // 81-96: §150's tile in NT too
   EXPECT_EQ(skinny_nt(2560, 113, 2560)->config.u, 32);  // 113-128: 128x64x32 as in every layout
   EXPECT_FALSE(skinny_nt(104, 2560, 2560));               // narrow M (not measured)
