@@ -445,8 +445,9 @@ std::optional<Plan> plan_skinny(gen::DataType data, bool scalar_f16, gen::Op op_
   // 4096 x 112 x 4096, 128 blocks, 2 slices 42.6 TFLOP/s, 4 40.9; 2560 x 104 x 2560, 80 blocks, 3
   // slices 31.9, 4 28.1).
   const bool one_a_round = data == gen::DataType::C64 && t.ml == 64 && t.nl == 64;
+  const std::int64_t resident = nt_tile ? std::max<std::int64_t>(resident_per_sm(data, scalar_f16, t), 1) : 0;
   const std::int64_t slots = one_a_round ? multiprocessors
-                             : nt_tile   ? resident_per_sm(data, scalar_f16, t) * multiprocessors
+                             : nt_tile   ? resident * multiprocessors
                                          : kWaveSplitSideBySide64x32 * multiprocessors;
   const std::int64_t kg = wave_split ? fullest_split(blocks, slots, k, one_a_round)
                                      : cheapest_split(blocks, multiprocessors, k, t.u, 1, most);

@@ -128,7 +128,7 @@ const Tile* skinny_tile(DataType t, int width) {
 
 const Tile* skinny_nt_tile(DataType t, int width) {
   // f64 NT 97-112 wide on the H200 (perf notes §152, forced bursts): 64x64x16 blocks of 32x32 warp
-  // tiles (two 64-wide column tiles) in 2-5 slices ran x1.13-1.25 over the model's 64x128x8 in 5-6
+  // tiles (two 64-wide column tiles) in 2-4 slices ran x1.13-1.25 over the model's 64x128x8 in 5-6
   // (4096 x 112 x 4096 42.6 against 34.5 TFLOP/s; 2560 x 104 x 2560 31.9 against 26.7); NN 2560 x
   // 112 x 2560 and TN 3000 x 104 x 1500 ran no faster on it than the model's plans.
   static const Tile f64_112{64, 64, 16, 32, 32, 1, Family::Mma, false, 3};
