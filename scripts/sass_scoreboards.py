@@ -7,8 +7,8 @@ when it has read its operands, and the mask of scoreboards it waits for. There a
 shares them; an instruction that waits for a shared-memory load's scoreboard also waits for a
 global load that set the same one. This prints, for the longest backward-branch loop, the
 instructions that wait on a scoreboard a global load (LDG) set and nothing has waited for since,
-i.e. that stall behind global memory (only DMMA, HMMA and shared loads are listed, which never
-need a global load's data) (perf notes §156: one DMMA a K-step of the register-staged
+i.e. that stall behind global memory (only DMMA, HMMA, FFMA, DFMA and shared loads are listed, which
+in these kernels never need a global load's data) (perf notes §156: one DMMA a K-step of the register-staged
 Z 64x64x8 kernels; ncu's sampling put 6.6% of Z NN 2048^2's stalls on it). Python 3 stdlib only.
 
   scripts/sass_scoreboards.py KERNEL.sass          summary line and the waiting instructions
@@ -61,7 +61,7 @@ def main(argv):
         if len(argv) > 2 and argv[2] == "--all":
             print("%4d %-60s stall %2d set %s read %s wait %s" % (k - first, text[:60], stall, "-" if wb == 7 else wb,
                                                                   "-" if rb == 7 else rb, sorted(wanted)))
-        if wanted & in_flight and re.search(r"\b(DMMA|HMMA|LDS|LDSM)\b", text):  # need no global data
+        if wanted & in_flight and re.search(r"\b(DMMA|HMMA|LDS|LDSM|FFMA|DFMA)\b", text):  # need no global data
             waits.append((k - first, text, sorted(wanted & in_flight)))
         in_flight -= wanted
         if "LDG" in text and wb != 7:
