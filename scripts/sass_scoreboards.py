@@ -7,9 +7,10 @@ when it has read its operands, and the mask of scoreboards it waits for. There a
 shares them; an instruction that waits for a shared-memory load's scoreboard also waits for a
 global load that set the same one. This prints, for the longest backward-branch loop, the
 instructions that wait on a scoreboard a global load (LDG) set and nothing has waited for since,
-i.e. that stall behind global memory (only DMMA, HMMA, FFMA, DFMA and shared loads are listed, which
-in these kernels never need a global load's data) (perf notes §156: one DMMA a K-step of the register-staged
-Z 64x64x8 kernels; ncu's sampling put 6.6% of Z NN 2048^2's stalls on it). Python 3 stdlib only.
+i.e. that stall behind global memory. Only DMMA, HMMA, FFMA, DFMA and shared loads are listed:
+in these kernels they never need a global load's data. Perf notes §156: one DMMA a K-step of
+the register-staged Z 64x64x8 kernels, where ncu's sampling put 6.6% of Z NN 2048^2's stalls.
+Python 3 stdlib only.
 
   scripts/sass_scoreboards.py KERNEL.sass          summary line and the waiting instructions
   scripts/sass_scoreboards.py KERNEL.sass --all    every loop instruction with its control bits
