@@ -430,19 +430,6 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
                 fill=FILL_LOWER | (FILL_HERMITIAN if TYPES[t].cplx else 0), ks=ks, kl=kl)
         # Leading dimensions beyond 2^31 elements: column offsets need 64-bit arithmetic.
         huge = (2 ** 31 + 3, 2 ** 32 + 1, 2 ** 31 + 7)
-        if t == "z":
-            # Z's square kernel: planes, two register stages (its loop's order is pending 0026's,
-            # perf notes §156): K of one step, one step and a bit, whole steps, and the split,
-            # fill, band, batch and race variants.
-            sq = (64, 64, 8, 64, 16, 1, M, False, 2)
-            for q, k in (("nn", 1), ("nt", 8), ("cn", 9), ("tc", 16), ("ct", 29), ("tt", 3)):
-                add("%s planes s2 k=%d" % (q, k), t, q[0], q[1], sq, 70, 67, k)
-            add("nc planes s2 k=0", t, "n", "c", sq, 9, 70, 0)
-            add("cn planes s2 split-K", t, "c", "n", sq, 67, 9, 21, kchunk=8, kg=3)
-            add("nc planes s2 fill lower", t, "n", "c", sq, 133, 133, 25, fill=FILL_LOWER | FILL_HERMITIAN)
-            add("nn planes s2 band A lower", t, "n", "n", sq, 133, 9, 133, band=BAND_AL)
-            add("nt planes s2 batched 2 entries", t, "n", "t", sq, 66, 65, 17, batch=2)
-            add("tn planes s2 race check", t, "t", "n", sq, 65, 66, 25, racecheck=True)
         add("nt huge lda/ldb/ldc", t, "n", "t", small, ml + 3, 5, u + 3, pads=huge)
         add("tn huge lda/ldb/ldc", t, "t", "n", small, 6, nl + 2, u + 1, pads=huge)
         add("nn split-K huge lda/ldb/ldc", t, "n", "n", small, 7, 4, 2 * u + 1, pads=huge, kchunk=u, kg=3)
@@ -545,6 +532,19 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             add("nt %s sm_80 split-K" % tile_label(tile), t, "n", "t", tile, 9, 10, 2 * tile[2] + 1,
                 kchunk=tile[2], kg=3, sm80=True)
 
+    # Z's square kernel: planes, two register stages (its loop's order is pending 0026's, perf
+    # notes §156): K of one step, one step and a bit, whole steps, and the split, fill, band, batch
+    # and race variants (after the per-type cases, which keep their random draws).
+    sq = (64, 64, 8, 64, 16, 1, M, False, 2)
+    for q, k in (("nn", 1), ("nt", 8), ("cn", 9), ("tc", 16), ("ct", 29), ("tt", 3)):
+        add("%s planes s2 k=%d" % (q, k), "z", q[0], q[1], sq, 70, 67, k)
+    add("nc planes s2 k=0", "z", "n", "c", sq, 9, 70, 0)
+    add("cn planes s2 split-K", "z", "c", "n", sq, 67, 9, 21, kchunk=8, kg=3)
+    add("nc planes s2 fill lower", "z", "n", "c", sq, 133, 133, 25, fill=FILL_LOWER | FILL_HERMITIAN)
+    add("nn planes s2 band A lower", "z", "n", "n", sq, 133, 9, 133, band=BAND_AL)
+    add("nt planes s2 batched 2 entries", "z", "n", "t", sq, 66, 65, 17, batch=2)
+    add("tn planes s2 race check", "z", "t", "n", sq, 65, 66, 25, racecheck=True)
+
     # Random points of the whole tuning space with random problems and scalars.
     frng = random.Random(seed)
     for i in range(fuzz if space else 0):
@@ -578,8 +578,6 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
 # Deliberate bugs planted in copies of the GEMM and reduction kernels (--mutations; entries as
 # simcheck.run_mutations describes them).
 MUTATIONS = [
-    ("mma_z_nt_64x64x8_64x16_s2", "setp.gt.s32 %v_p_more, %v_krem, 0;", "setp.gt.s32 %v_p_more, %v_krem, 8;", False,
-     "Z planes, two register stages: the loop leaves a K-step early"),
     ("mma_d_nn_32x32x16_16x16_s2_bt", "mad.lo.s64 %v_gc, %v_boff, 8, %v_gc;", "", False,
      "batched: every entry writes entry 0's C"),
     ("simt_s_tn_32x32x8_2x2_v2_s2_bt", "mad.lo.s64 %v_gb, %v_boff, 4, %v_gb;", "mad.lo.s64 %v_gb, %v_boff, 2, %v_gb;",
@@ -739,6 +737,8 @@ MUTATIONS = [
     ("mma_z_nn_32x32x8_16x16_s2_band_au", "max.s32 %v_kstart, %v_kstart, %v_band_edge;",
      "max.s32 %v_kstart, %v_kstart, %v_band_edge;\n  add.s32 %v_kstart, %v_kstart, 8;", False,
      "band: op(A)-upper blocks start a K-step past their triangle"),
+    ("mma_z_nt_64x64x8_64x16_s2", "setp.gt.s32 %v_p_more, %v_krem, 0;", "setp.gt.s32 %v_p_more, %v_krem, 8;", False,
+     "Z planes, two register stages: the loop leaves a K-step early"),
 ]
 
 
