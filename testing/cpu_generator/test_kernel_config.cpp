@@ -13,6 +13,18 @@
 
 using namespace ptxblas::gen;
 
+namespace {
+
+// A variant flag makes a legal kernel of its own: the base's name with `suffix`, its own key.
+void expect_own_variant(const KernelConfig& variant, const KernelConfig& base, const std::string& suffix) {
+  EXPECT_EQ(kernel_name(variant), kernel_name(base) + suffix);
+  ASSERT_TRUE(config_key(variant) && config_key(base));
+  EXPECT_FALSE(*config_key(variant) == *config_key(base));
+  EXPECT_EQ(why_illegal(variant), "");
+}
+
+}  // namespace
+
 TEST(KernelConfig, NamesAreCanonicalForRealTypes) {
   KernelConfig c;
   c.op_a = Op::C;
@@ -146,10 +158,7 @@ TEST(KernelConfig, BatchedVariantIsNamedKeyedAndPlainOnly) {
     c = with_tile(c, t);
     KernelConfig b = c;
     b.batched = true;
-    EXPECT_EQ(kernel_name(b), kernel_name(c) + "_bt");
-    ASSERT_TRUE(config_key(b) && config_key(c));
-    EXPECT_FALSE(*config_key(b) == *config_key(c));
-    EXPECT_EQ(why_illegal(b), "");
+    expect_own_variant(b, c, "_bt");
     const std::string ptx = generate_simt_gemm(b, 90).ptx;
     EXPECT_NE(ptx.find(".param .s64 p_stride_a, .param .s64 p_stride_b, .param .s64 p_stride_c)"), std::string::npos);
     EXPECT_EQ(ptx.find("bulk.tensor.2d"), std::string::npos);
@@ -225,10 +234,7 @@ TEST(KernelConfig, ClampedEdgesOnlyWhereCopiesRunUnchecked) {
   ASSERT_EQ(c.family, Family::Mma);
   KernelConfig e = c;
   e.clamp_edges = true;
-  EXPECT_EQ(kernel_name(e), kernel_name(c) + "_ce");
-  ASSERT_TRUE(config_key(e) && config_key(c));
-  EXPECT_FALSE(*config_key(e) == *config_key(c));
-  EXPECT_EQ(why_illegal(e), "");
+  expect_own_variant(e, c, "_ce");
   const std::string clamped = generate_simt_gemm(e, 90).ptx, plain = generate_simt_gemm(c, 90).ptx;
   EXPECT_NE(clamped.find("%v_p_clamp"), std::string::npos);
   EXPECT_NE(clamped.find("setp.eq.or.s32 %v_a_inner, %v_a_mnpart, 0, %v_a_inner;"), std::string::npos);
