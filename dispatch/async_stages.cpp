@@ -118,6 +118,13 @@ bool clamp_edges_fit(const GemmCall& call, const gen::KernelConfig& c) {
          c.ns == 32 && c.kl == 1 && c.ks == 1 && layout && !c.batched && call.n % c.nl != 0;
 }
 
+bool late_fetch_fits(const GemmCall& call, const Plan& plan) {
+  gen::KernelConfig c = plan.config;
+  c.late_fetch = true;
+  const std::int64_t depth = plan.kg > 1 ? plan.kchunk : call.k;
+  return !c.batched && depth >= kLateFetchMinK && gen::canonical(c).late_fetch;
+}
+
 Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
   Plan q = with_f32_vector_stages(p);
   const gen::KernelConfig& c = q.config;

@@ -90,4 +90,15 @@ Plan with_f32_batch_vector_stages(Plan p, std::int64_t m, std::int64_t n, std::i
 // NT gained nothing (its edge copies are vectors).
 bool clamp_edges_fit(const GemmCall& call, const gen::KernelConfig& c);
 
+// Whether `call` launches `c` (as with_register_stages leaves Z's 64x64x8 of 64x16) with the main
+// loop fetching the tile after next at the end of a K-step (KernelConfig::late_fetch, perf notes
+// §156-§157): single calls whose K, or K slice, is at least kLateFetchMinK deep, no conjugated
+// operand. On the H200 NN / TN / TT 1024-2048^2 ran x1.02-1.04 with it, TN 4096^3 x1.03-1.05, NN
+// 4096^3 x0.99-1.01, ZHEMM x1.02-1.05, NT x0.95-1.07 (its 3072^3 and 4096^3 swung between calls);
+// K = 32-64 lost (NN 4096 x 4096 x 32 / 64 x0.955, TN x0.92; NT x1.00-1.02), K = 256 ran even;
+// conjugated operands lost (CN x0.975, CC x0.94). Batches keep the start-of-step fetch (not
+// measured).
+inline constexpr std::int64_t kLateFetchMinK = 256;
+bool late_fetch_fits(const GemmCall& call, const Plan& plan);
+
 }  // namespace ptxblas::dispatch

@@ -406,6 +406,7 @@ Outcome launch_decided(const CudaDriver* d, CUcontext ctx, const DeviceInfo& dev
   }
   plan.config.fused_split = fused_split_fits(plan);
   plan.config.clamp_edges = clamp_edges_fit(call, plan.config);
+  plan.config.late_fetch = late_fetch_fits(call, plan);
   const GemmKernel* kernel = cached_kernel(ctx, plan.config, dev.sm, out.detail);
   if (!kernel) return out;
   return plan.kg > 1 ? run_split(d, ctx, dev, call, plan, *kernel) : run_whole(d, call, plan, *kernel);

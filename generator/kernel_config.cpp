@@ -128,6 +128,7 @@ KernelConfig canonical(KernelConfig c) {
   if (c.data != DataType::F16) c.scalar_f16 = false;
   if (!async_copy(c) || (c.family == Family::Simt && !c.unbounded)) c.clamp_edges = false;  // checked copies only
   if (c.family != Family::Simt || c.stages <= 2) c.unbounded = false;  // mma: always; no cp.async: moot
+  if (!c64_planes(c) || c.stages != 2 || c.op_a == Op::C || c.op_b == Op::C) c.late_fetch = false;
   return c;
 }
 
@@ -152,7 +153,7 @@ std::optional<ConfigKey> config_key(const KernelConfig& config) {
   const int tile[] = {c.ml | c.batch_tiles << 10, c.nl, c.u, c.ms};  // ml below 2^10
   const int kind[] = {c.ns | c.batch_pointers << 14 | c.batched << 15,  // ns below 2^14
                       static_cast<int>(c.data) | static_cast<int>(c.op_a) << 4 | static_cast<int>(c.op_b) << 8 |
-                          static_cast<int>(c.family) << 12,
+                          static_cast<int>(c.family) << 12 | c.late_fetch << 14,
                       c.vec | c.stages << 4 | c.band << 8 | c.scalar_f16 << 12 | c.store_pad << 13 | c.fill << 14 |
                           c.clamp_edges << 11 | c.vec_copy_a << 15,  // band below 2^3
                       static_cast<int>(c.unbounded) | c.vec_copy_b << 1 | c.out_of_place << 2 |
@@ -190,6 +191,7 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.vec_copy_a || c.vec_copy_b) s += !c.vec_copy_b ? "_vca" : !c.vec_copy_a ? "_vcb" : "_vc";
   if (canonical(c).unbounded) s += "_ub";
   if (canonical(c).clamp_edges) s += "_ce";
+  if (canonical(c).late_fetch) s += "_lf";
   if (c.out_of_place) s += "_oop";
   if (c.atomic_add) s += "_at";
   if (c.fused_split) s += "_fs";

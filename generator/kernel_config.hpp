@@ -67,6 +67,13 @@ struct KernelConfig {
   // allocates the copy pointers otherwise with it, which cost up to 29 more instructions in some D
   // tiles' loops, so only on the plans whose edge blocks gained.
   bool clamp_edges = false;
+  // c64 in planes (c64_planes) in two register stages, no conjugated operand: the main loop fetches
+  // the tile after next at the end of a K-step, after the stores of the next one, instead of at
+  // its start; there ptxas had a DMMA each K-step wait on a scoreboard it shared with a global load
+  // (perf notes §156). A variant the launcher asks for (dispatch's late_fetch_fits, which says what
+  // the H200 measured): it gained on deep K and lost on K of 32-64, and conjugated layouts lost
+  // with it (§157). Dropped elsewhere (canonical).
+  bool late_fetch = false;
   // The result goes to C's address plus p_d_offset bytes (same leading dimension) instead of over
   // C, which is only read (beta != 0): an out-of-place GEMM, D = alpha op(A) op(B) + beta C. Like
   // fill, a variant the launcher asks for (TRSM's updates of rows not yet in its scratch write

@@ -1067,21 +1067,48 @@ class Emitter {
     ins("mov.u32 " + ob + ", 0");
     ra_ = r("u32", "ra_cur");
     rb_ = r("u32", "rb_cur");
+    auto fetch_next = [&] {  // the next K-step tile from global memory into registers
+      advance_pointers(Operand::A);
+      advance_pointers(Operand::B);
+      ins("sub.s32 %krem, %krem, " + num(c_.u));
+      load_tile(Operand::A);
+      load_tile(Operand::B);
+    };
+    auto multiply = [&] {  // the stage in use
+      ins("add.u32 " + ra_ + ", %ra, " + oa);
+      ins("add.u32 " + rb_ + ", %rb, " + ob);
+      compute_tile();
+    };
+    auto store_other = [&] {  // the registers into the other stage, which becomes the one in use
+      ins("sub.u32 " + oa + ", " + num(stage_size(pa)) + ", " + oa);
+      ins("sub.u32 " + ob + ", " + num(stage_size(pb)) + ", " + ob);
+      ins("add.u32 " + sa + ", %a_sbase, " + oa);
+      ins("add.u32 " + sbn + ", %b_sbase, " + ob);
+      store_tile(Operand::A, sa);
+      store_tile(Operand::B, sbn);
+    };
+    if (c_.late_fetch) {  // canonical: c64 planes, no conjugated operand
+      // The tile after next goes out to global memory at the end of a K-step, after the stores
+      // of the next one. Issued before the fragment loads instead, ptxas gave one of its six
+      // scoreboards to a global load and then to a group of fragment loads, and a DMMA each
+      // K-step waited for global memory (perf notes §156: 6.6% of Z NN 2048^2's stall samples;
+      // scripts/sass_scoreboards.py finds them). K left is tested before the next fetch counts
+      // it down. The fetch waits for the stores to read its registers, which short K pays
+      // (§157). Fetched after the barrier instead, ptxas moved DMMAs past it and lost 3-22%.
+      fetch_next();
+      w_.label("L_k_loop");
+      multiply();
+      store_other();
+      ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
+      fetch_next();
+      ins("bar.sync 0");
+      ins("@%p_more bra L_k_loop");
+      return;
+    }
     w_.label("L_k_loop");
-    advance_pointers(Operand::A);
-    advance_pointers(Operand::B);
-    ins("sub.s32 %krem, %krem, " + num(c_.u));
-    load_tile(Operand::A);
-    load_tile(Operand::B);
-    ins("add.u32 " + ra_ + ", %ra, " + oa);
-    ins("add.u32 " + rb_ + ", %rb, " + ob);
-    compute_tile();
-    ins("sub.u32 " + oa + ", " + num(stage_size(pa)) + ", " + oa);
-    ins("sub.u32 " + ob + ", " + num(stage_size(pb)) + ", " + ob);
-    ins("add.u32 " + sa + ", %a_sbase, " + oa);
-    ins("add.u32 " + sbn + ", %b_sbase, " + ob);
-    store_tile(Operand::A, sa);
-    store_tile(Operand::B, sbn);
+    fetch_next();
+    multiply();
+    store_other();
     ins("bar.sync 0");
     ins("setp.gt.s32 " + r("pred", "p_more") + ", %krem, 0");
     ins("@%p_more bra L_k_loop");

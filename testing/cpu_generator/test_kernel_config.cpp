@@ -226,6 +226,41 @@ TEST(KernelConfig, SeveralEntriesABlockAreForStridedWgmmaBatches) {
 
 // Clamped edges (§151): a kernel of its own (name, key) where its copies can run unchecked (mma,
 // SIMT with unbounded copies), nothing elsewhere; its slots past M (N) are moved back inside.
+TEST(KernelConfig, LateFetchOnlyInZsPlanarRegisterStagesWithoutConjugation) {
+  KernelConfig c;
+  c.data = DataType::C64;
+  c = with_tile(c, tile_catalog(DataType::C64).front());
+  c.stages = 2;
+  ASSERT_TRUE(c64_planes(c));
+  KernelConfig late = c;
+  late.late_fetch = true;
+  expect_own_variant(late, c, "_lf");
+  // The fetch (the K count's step down) comes after the loop's stores in the late form, before
+  // its fragment loads in the plain one.
+  auto fetch_after_stores = [](const std::string& ptx) {
+    const size_t loop = ptx.find("L_k_loop:");
+    const size_t count = ptx.find("sub.s32 %v_krem, %v_krem,", loop), store = ptx.find("st.shared.f64", loop);
+    EXPECT_NE(count, std::string::npos);
+    EXPECT_NE(store, std::string::npos);
+    return count > store;
+  };
+  EXPECT_TRUE(fetch_after_stores(generate_simt_gemm(late, 90).ptx));
+  EXPECT_FALSE(fetch_after_stores(generate_simt_gemm(c, 90).ptx));
+  // Dropped: a conjugated operand, cp.async stages, {re, im} pairs (shallower warp tiles), f64.
+  std::vector<KernelConfig> moot(4, late);
+  moot[0].op_a = Op::C;
+  moot[1].op_b = Op::C;
+  moot[2].stages = 3;
+  moot[3].data = DataType::F64;
+  KernelConfig pairs = with_tile(late, tile_catalog(DataType::C64)[1]);
+  pairs.stages = 2;
+  moot.push_back(pairs);
+  for (const KernelConfig& v : moot) {
+    EXPECT_FALSE(canonical(v).late_fetch) << kernel_name(v);
+    EXPECT_EQ(kernel_name(v).find("_lf"), std::string::npos);
+  }
+}
+
 TEST(KernelConfig, ClampedEdgesOnlyWhereCopiesRunUnchecked) {
   KernelConfig c;
   c.data = DataType::F64;

@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "async_stages.hpp"
 #include "param_space.hpp"
@@ -67,6 +68,44 @@ TEST(AsyncStages, ZsDeepWarpTilesGoBackToRegisterStages) {
   EXPECT_EQ(with_register_stages(deep).config.stages, 3);
   EXPECT_EQ(with_register_stages(plan_of(DataType::F64, Family::Mma, 3, 1)).config.stages, 3);
   EXPECT_EQ(with_register_stages(plan_of(DataType::C64, Family::Mma, 1, 1)).config.stages, 1);
+}
+
+TEST(AsyncStages, LateFetchForZsPlanarSquaresOfDeepK) {
+  using gen::DataType;
+  using gen::Family;
+  Plan z = with_register_stages(with_async_stages(plan_of(DataType::C64, Family::Mma, 2, 1)));
+  ASSERT_EQ(gen::kernel_name(z.config), "mma_z_nn_64x64x8_64x16_s2");
+  GemmCall call;
+  call.data = DataType::C64;
+  call.m = call.n = 2048;
+  call.k = kLateFetchMinK;
+  EXPECT_TRUE(late_fetch_fits(call, z));
+  call.k = kLateFetchMinK - 8;  // short K lost with it (§157)
+  EXPECT_FALSE(late_fetch_fits(call, z));
+  // A split: its slices' depth decides.
+  call.k = 60000;
+  z.kg = 16, z.kchunk = 3752;
+  EXPECT_TRUE(late_fetch_fits(call, z));
+  z.kchunk = 64;
+  EXPECT_FALSE(late_fetch_fits(call, z));
+  z.kg = 1, z.kchunk = 0;
+  // Not: a conjugated operand, batches, cp.async stages, other tiles and types.
+  std::vector<Plan> others(4, z);
+  others[0].config.op_a = gen::Op::C;
+  others[1].config.op_b = gen::Op::C;
+  others[2].config.batched = true;
+  others[3].config.stages = 3;
+  others.push_back(plan_of(DataType::F64, Family::Mma, 2, 1));
+  Plan shallow = z;
+  shallow.config = gen::with_tile(shallow.config, gen::tile_catalog(DataType::C64)[1]);
+  shallow.config.stages = 2;
+  others.push_back(shallow);
+  for (const Plan& p : others) EXPECT_FALSE(late_fetch_fits(call, p)) << gen::kernel_name(p.config);
+  // TN and TT as NN.
+  z.config.op_a = gen::Op::T;
+  EXPECT_TRUE(late_fetch_fits(call, z));
+  z.config.op_b = gen::Op::T;
+  EXPECT_TRUE(late_fetch_fits(call, z));
 }
 
 TEST(AsyncStages, F32VectorStagesOnlyForUnsplitSimtPlansWithAnOperandInVectors) {

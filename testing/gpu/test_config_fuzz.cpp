@@ -89,6 +89,7 @@ bool runs_forced_tile(const std::string& kernel, const std::string& spec) {
   if (raster > 0 && !strip_suffix(name, "_r" + std::to_string(raster))) return false;  // the last suffix
   // Split-K finished in the GEMM (the launcher's variant): "..._s3_vc_fs kg=2".
   if (strip_suffix(name, "_fs") && kernel.find(" kg=") == std::string::npos) return false;
+  strip_suffix(name, "_lf");  // Z's planar loop fetching late (the launcher's variant at K >= 256, §157)
   strip_suffix(name, "_ce");  // clamped edges (the launcher's variant for f64's 64x32x16 16x32, §151)
   for (const char* vc : {"_vc", "_vca", "_vcb"}) strip_suffix(name, vc);  // vector copies, of both operands or one
   // KL's and KS's suffixes follow the stages' ("..._s3_kl2_ks2_vc").

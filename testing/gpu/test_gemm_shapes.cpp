@@ -249,6 +249,42 @@ TEST_P(GemmShapes, DevicePointerMode) {
   run(make(CUBLAS_OP_N, CUBLAS_OP_N, 20, 20, 0, false, 2), opt);  // K = 0 with device beta
 }
 
+// Z's 64x64x8 tile of 64x16 warp tiles in two register stages, forced: the launcher's late-fetch
+// loop ("_lf", dispatch's late_fetch_fits: K or its slices at least 256 deep, no conjugated
+// operand) against the reference, ragged and padded, beta zero or not, split; short K, a
+// conjugated operand and shallow slices run the start-of-step fetch.
+TEST(GemmShapesZ, PlanarSquaresFetchLateWhereKIsDeep) {
+  SKIP_WITHOUT_GPU();
+  Handle h;
+  std::mt19937_64 rng(test_seed() ^ 0x1F7ull);
+  const Entry& e = entry_named("Zgemm");
+  const struct {
+    cublasOperation_t ta, tb;
+    std::int64_t m, n, k;
+    int kg;
+    bool late;
+  } cases[] = {{CUBLAS_OP_N, CUBLAS_OP_N, 300, 290, 777, 1, true},  {CUBLAS_OP_T, CUBLAS_OP_N, 257, 131, 300, 1, true},
+               {CUBLAS_OP_T, CUBLAS_OP_T, 190, 300, 256, 1, true},  {CUBLAS_OP_N, CUBLAS_OP_T, 130, 200, 255, 1, false},
+               {CUBLAS_OP_C, CUBLAS_OP_N, 300, 200, 600, 1, false}, {CUBLAS_OP_N, CUBLAS_OP_C, 200, 300, 600, 1, false},
+               {CUBLAS_OP_N, CUBLAS_OP_N, 200, 220, 40, 1, false},  {CUBLAS_OP_N, CUBLAS_OP_T, 260, 250, 2000, 3, true},
+               {CUBLAS_OP_N, CUBLAS_OP_N, 260, 250, 600, 3, false}};
+  int i = 0;
+  for (const auto& c : cases) {
+    const ForcedTile f("mma 64 64 8 64 16 1 " + std::to_string(c.kg) + " 0 2");
+    ASSERT_TRUE(f.accepted());
+    Gemm g{c.ta, c.tb, c.m, c.n, c.k, 0, 0, 0, kAlpha[i % 6 == 3 ? 1 : i % 6], kBeta[i % 6]};
+    g.lda = leading_dim(a_rows(g), i % 2, rng);
+    g.ldb = leading_dim(b_rows(g), i % 3 == 0, rng);
+    g.ldc = leading_dim(c.m, i % 2 == 0, rng);
+    ++i;
+    const CheckResult r = check_gemm(e, g, h.get(), rng);
+    EXPECT_EQ(r.failure, "") << describe(e, g) << " -> " << r.kernel;
+    EXPECT_NE(r.kernel.find("_64x64x8_64x16_s2"), std::string::npos) << describe(e, g) << " ran " << r.kernel;
+    EXPECT_EQ(r.kernel.find("_lf") != std::string::npos, c.late) << describe(e, g) << " ran " << r.kernel;
+    EXPECT_EQ(r.kernel.find(" kg=") != std::string::npos, c.kg > 1) << describe(e, g) << " ran " << r.kernel;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllEntries, GemmShapes, ::testing::ValuesIn(entry_names()),
                          [](const auto& info) { return info.param; });
 

@@ -92,7 +92,7 @@ def gemm_spec(t, opa, opb, tile, f16):
 class Case:
     def __init__(self, name, t, opa, opb, tile, m, n, k, alpha, beta, f16=False, pads=(1, 2, 3),
                  dev_alpha=False, dev_beta=False, kchunk=None, kg=1, racecheck=False, seed=0, sm80=False,
-                 fill=0, fill_diag=0, band=0, vc=False, ub=False, ce=False, oop=False, at=False, kl=1, fused=False, counts=True,
+                 fill=0, fill_diag=0, band=0, vc=False, ub=False, ce=False, lf=False, oop=False, at=False, kl=1, fused=False, counts=True,
                  raster=0, ks=1, batch=1, bcast_a=False, ptrs=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
@@ -104,6 +104,8 @@ class Case:
         # vc: its 16-byte vector copies (KernelConfig::vec_copy_a/_b, both; leading dimensions then whole vectors).
         # ub: a SIMT kernel's unbounded copies inside the matrix (KernelConfig::unbounded).
         # ce: edge blocks' copies unchecked too, slots past C clamped (KernelConfig::clamp_edges).
+        # lf: Z's planar two-stage loop fetching the tile after next at the end of a K-step
+        # (KernelConfig::late_fetch).
         # oop: its out-of-place variant (KernelConfig::out_of_place): the result goes to a
         # separate D (same ld), C is only read.
         # at: its atomic split-K variant (KernelConfig::atomic_add): the slices add alpha times
@@ -123,11 +125,11 @@ class Case:
         self.kernel = (kernel_name(t, opa, opb, tile, f16) + ("_kl%d" % kl if kl > 1 else "") +
                        ("_ks%d" % ks if ks > 1 else "") + ("_tri" if fill else "") +
                        ("_" + band_name if band else "") + ("_vc" if vc else "") + ("_ub" if ub else "") +
-                       ("_ce" if ce else "") + ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
+                       ("_ce" if ce else "") + ("_lf" if lf else "") + ("_oop" if oop else "") + ("_at" if at else "") + ("_fs" if fused else "") +
                        ("_r%d" % raster if raster else "") + (("_btp" if ptrs else "_bt") if batch > 1 else "") +
                        ("_sm80" if sm80 else ""))
         self.spec = (gemm_spec(t, opa, opb, tile, f16) + (":tri" if fill else "") + (":" + band_name if band else "") +
-                     (":vc" if vc else "") + (":ub" if ub else "") + (":ce" if ce else "") + (":oop" if oop else "") +
+                     (":vc" if vc else "") + (":ub" if ub else "") + (":ce" if ce else "") + (":lf" if lf else "") + (":oop" if oop else "") +
                      (":at" if at else "") + (":kl%d" % kl if kl > 1 else "") + (":ks%d" % ks if ks > 1 else "") +
                      (":fs" if fused else "") + (":r%d" % raster if raster else "") + ((":btp" if ptrs else ":bt") if batch > 1 else "") +
                      (":sm80" if sm80 else ""))
@@ -532,9 +534,9 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
             add("nt %s sm_80 split-K" % tile_label(tile), t, "n", "t", tile, 9, 10, 2 * tile[2] + 1,
                 kchunk=tile[2], kg=3, sm80=True)
 
-    # Z's square kernel: planes, two register stages (its loop's order is pending 0026's, perf
-    # notes §156): K of one step, one step and a bit, whole steps, and the split, fill, band, batch
-    # and race variants (after the per-type cases, which keep their random draws).
+    # Z's square kernel: planes, two register stages: K of one step, one step and a bit, whole
+    # steps, and the split, fill, band, batch and race variants (after the per-type cases, which
+    # keep their random draws); then its late-fetch loop (perf notes §156-§157) the same ways.
     sq = (64, 64, 8, 64, 16, 1, M, False, 2)
     for q, k in (("nn", 1), ("nt", 8), ("cn", 9), ("tc", 16), ("ct", 29), ("tt", 3)):
         add("%s planes s2 k=%d" % (q, k), "z", q[0], q[1], sq, 70, 67, k)
@@ -544,6 +546,13 @@ def build_cases(cat, space=None, fuzz=0, seed=1):
     add("nn planes s2 band A lower", "z", "n", "n", sq, 133, 9, 133, band=BAND_AL)
     add("nt planes s2 batched 2 entries", "z", "n", "t", sq, 66, 65, 17, batch=2)
     add("tn planes s2 race check", "z", "t", "n", sq, 65, 66, 25, racecheck=True)
+    for q, k in (("nn", 1), ("nt", 8), ("tn", 9), ("tt", 16), ("nn", 29)):
+        add("%s planes s2 late fetch k=%d" % (q, k), "z", q[0], q[1], sq, 70, 67, k, lf=True)
+    add("nt planes s2 late fetch k=0", "z", "n", "t", sq, 9, 70, 0, lf=True)
+    add("tn planes s2 late fetch split-K", "z", "t", "n", sq, 67, 9, 21, kchunk=8, kg=3, lf=True)
+    add("nt planes s2 late fetch fill lower", "z", "n", "t", sq, 133, 133, 25, fill=FILL_LOWER, lf=True)
+    add("nn planes s2 late fetch band A lower", "z", "n", "n", sq, 133, 9, 133, band=BAND_AL, lf=True)
+    add("nn planes s2 late fetch race check", "z", "n", "n", sq, 65, 66, 25, racecheck=True, lf=True)
 
     # Random points of the whole tuning space with random problems and scalars.
     frng = random.Random(seed)
@@ -737,8 +746,8 @@ MUTATIONS = [
     ("mma_z_nn_32x32x8_16x16_s2_band_au", "max.s32 %v_kstart, %v_kstart, %v_band_edge;",
      "max.s32 %v_kstart, %v_kstart, %v_band_edge;\n  add.s32 %v_kstart, %v_kstart, 8;", False,
      "band: op(A)-upper blocks start a K-step past their triangle"),
-    ("mma_z_nt_64x64x8_64x16_s2", "setp.gt.s32 %v_p_more, %v_krem, 0;", "setp.gt.s32 %v_p_more, %v_krem, 8;", False,
-     "Z planes, two register stages: the loop leaves a K-step early"),
+    ("mma_z_nn_64x64x8_64x16_s2_lf", "setp.gt.s32 %v_p_more, %v_krem, 0;", "setp.gt.s32 %v_p_more, %v_krem, 8;", False,
+     "Z planes, two register stages, late fetch: the loop leaves a K-step early"),
 ]
 
 

@@ -9,7 +9,7 @@
 //       then every mma tile of a grid (with store_pad and stages) legal for every layout, which the oracle and
 //       ptxblas_force_tile can run though the tuning space does not hold them yet
 //   ptxblas_ptx_sim_gen OUTDIR SPEC...
-//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri|:band_al|:band_au|:band_bl|:band_bu][:vc][:ub][:ce][:oop][:at][:kl2|:kl4][:fs][:bt|:btp][:z<entries a block>]
+//       SPEC = gemm:<t>:<op_a><op_b>:<ml>x<nl>x<u>:<ms>x<ns>:<vec>[:f16][:mma|:wgmma][:pad][:s2..s8][:tri|:band_al|:band_au|:band_bl|:band_bu][:vc][:ub][:ce][:lf][:oop][:at][:kl2|:kl4][:fs][:bt|:btp][:z<entries a block>]
 //              e.g. gemm:s:nt:32x32x8:2x2:2 (mma: the tensor-core family, ms x ns the warp tile;
 //              wgmma: the warpgroup family, ptxas only (the simulator does not run it), ms x ns the
 //              warpgroup tile; pad: store_pad; s2..s8: shared stages; tri: the fill variant;
@@ -166,6 +166,8 @@ GeneratedKernel generate(const std::string& spec) {
       c.unbounded = true;
     else if (f[i] == "ce")
       c.clamp_edges = true;
+    else if (f[i] == "lf")
+      c.late_fetch = true;
     else if (f[i] == "fs")
       c.fused_split = true;
     else if (f[i] == "bt")
