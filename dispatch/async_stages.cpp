@@ -119,6 +119,7 @@ bool clamp_edges_fit(const GemmCall& call, const gen::KernelConfig& c) {
 }
 
 bool late_fetch_fits(const GemmCall& call, const Plan& plan) {
+  if (plan.config.data != gen::DataType::C64) return false;  // before the copy: every call asks
   gen::KernelConfig c = plan.config;
   c.late_fetch = true;
   const std::int64_t depth = plan.kg > 1 ? plan.kchunk : call.k;

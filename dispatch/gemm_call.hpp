@@ -138,7 +138,8 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
 
 // A c64 plan on 64x64x8 blocks of 64x16 warp tiles, unsplit, in two slices where its last round
 // of blocks over the SMs is part-empty enough that cheapest_split ranks two first (perf notes
-// §149); other plans come back as they are.
+// §149); blocks of one to two rounds in up to four slices, ranked with a shorter fill (§158);
+// other plans come back as they are.
 Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
 // f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four

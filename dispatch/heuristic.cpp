@@ -275,8 +275,8 @@ constexpr double kBalancedFull = 0.85;
 // The kg in [lo, hi] with the fewest rounds x (K-steps per slice + fill) for `blocks` tiles of
 // K-step u on `sms` SMs (the smaller kg on a tie).
 std::int64_t cheapest_split(std::int64_t blocks, std::int64_t sms, std::int64_t k, std::int64_t u, std::int64_t lo,
-                            std::int64_t hi) {
-  auto cost = [&](std::int64_t kg) { return ceil_div(blocks * kg, sms) * (ceil_div(k, kg * u) + kBalancedFillSteps); };
+                            std::int64_t hi, std::int64_t fill = kBalancedFillSteps) {
+  auto cost = [&](std::int64_t kg) { return ceil_div(blocks * kg, sms) * (ceil_div(k, kg * u) + fill); };
   std::int64_t best = lo;
   for (std::int64_t kg = lo + 1; kg <= hi && kg * u <= k; ++kg)
     if (cost(kg) < cost(best)) best = kg;
@@ -339,14 +339,29 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
 // (400) 42.8 -> 46.0, TN 1536^2 (576) 46.2 -> 50.8, 1024 x 768 x 2048 (192) 39.2 -> 49.7; 1024^2
 // (256 blocks, two full rounds) lost in two slices (51.9 -> 47.8) and stays, as cheapest_split
 // ranks it.
+// Blocks of more than one round and at most two take up to kPartRoundMostSlices slices (of at least
+// kMinSliceK), ranked with a fill of kPartRoundFillSteps K-steps: on the sixty-second session's
+// forced bursts of kg 1-4 (§158, `h200-z-part-round-split-sweep.txt`, 14 shapes of 144-256 blocks,
+// K 736-4096, five layouts) that cost ranked the fastest kg first on 13 and a tie on the 14th (TT
+// 768^2: 4 slices 36.9, 3 36.8), where the fill of 16 ranks 2 first on all but 1024^2: 144 blocks
+// (736^2-768^2, K to 4096) 3-4 slices x1.08-1.31 over 2, 169 (800^2, 832^2) 3 x1.06-1.08, 160 (1024
+// x 640) 4 x1.11; 896^2 keeps 2, 1024^2 one. Past two rounds it stays as it was (not measured).
+constexpr std::int64_t kPartRoundMostSlices = 4;
+constexpr std::int64_t kPartRoundFillSteps = 8;
+
 Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors) {
   const gen::KernelConfig& c = p.config;
   if (c.data != gen::DataType::C64 || c.family != gen::Family::Mma || c.ml != 64 || c.nl != 64 || c.ms != 64 ||
       c.ns != 16 || c.u != 8 || c.stages != 3 || c.kl != 1 || c.ks != 1 || p.kg != 1 || multiprocessors <= 0 ||
       k < 2 * kMinSliceK)
     return p;
-  const std::int64_t blocks = ceil_div(m, c.ml) * ceil_div(n, c.nl);
-  if (cheapest_split(blocks, multiprocessors, k, c.u, 1, 2) == 2) split_k(p, m, n, k, 2);
+  const std::int64_t blocks = ceil_div(m, c.ml) * ceil_div(n, c.nl), sms = multiprocessors;
+  const bool second_round = blocks > sms && blocks <= 2 * sms;
+  const std::int64_t kg =
+      second_round
+          ? cheapest_split(blocks, sms, k, c.u, 1, std::min(kPartRoundMostSlices, k / kMinSliceK), kPartRoundFillSteps)
+          : cheapest_split(blocks, sms, k, c.u, 1, 2);
+  if (kg > 1) split_k(p, m, n, k, static_cast<int>(kg));
   return p;
 }
 

@@ -653,8 +653,9 @@ TEST(DeepSplitWaves, DeepF64SplitsOn64x128FillOneWave) {
 }
 
 // c64's 64x64x8 blocks of 64x16 warp tiles unsplit take two slices where cheapest_split ranks them
-// first, a part-empty last round over the SMs (perf notes §149); full rounds, other tiles and
-// types, split plans and shallow K stay.
+// first, a part-empty last round over the SMs (perf notes §149); blocks of one to two rounds up to
+// four slices, ranked with a fill of 8 K-steps (§158); full rounds, other tiles and types, split
+// plans and shallow K stay.
 TEST(SplitPartRound, C64SquaresWithAPartEmptyLastRoundSplitInTwo) {
   using ptxblas::dispatch::plan_from_tile;
   using ptxblas::dispatch::split_part_round;
@@ -665,9 +666,15 @@ TEST(SplitPartRound, C64SquaresWithAPartEmptyLastRoundSplitInTwo) {
     return split_part_round(plan_from_tile(d, false, a, b, m, n, k, t, kg0), m, n, k, kSms).kg;
   };
   const gen::DataType Z = gen::DataType::C64;
-  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 768), 2);     // 144 blocks: 2 rounds of (96 + 16) > 3 of (48 + 16)
+  // 144 blocks: 2 rounds of (96 + 8), 3 of (48 + 8), 4 of (32 + 8), 5 of (24 + 8): 3 first, 4 tied
+  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 768), 3);
+  EXPECT_EQ(kg(z64, Z, N, T, 736, 736, 736), 4);     // 144: 4 rounds of (31 + 8) > 5 of (23 + 8)
+  EXPECT_EQ(kg(z64, Z, N, N, 832, 832, 832), 3);     // 169: 4 slices would take 6 rounds
+  EXPECT_EQ(kg(z64, Z, N, T, 1024, 640, 1024), 4);   // 160
+  EXPECT_EQ(kg(z64, Z, N, T, 768, 768, 300), 2);     // slices of at least 128: 2 at most
   EXPECT_EQ(kg(z64, Z, N, T, 896, 896, 896), 2);     // 196
-  EXPECT_EQ(kg(z64, Z, T, N, 1536, 1536, 1536), 2);  // 576: 5 rounds of 208 > 9 of 112
+  EXPECT_EQ(kg(z64, Z, T, N, 1536, 1536, 1536), 2);  // 576, past two rounds: 5 rounds of 208 > 9 of 112
+  EXPECT_EQ(kg(z64, Z, T, N, 1248, 1248, 1248), 2);  // 400: fill 8 and four slices would take 3
   EXPECT_EQ(kg(z64, Z, N, T, 1024, 768, 2048), 2);   // 192
   EXPECT_EQ(kg(z64, Z, N, T, 1024, 1024, 1024), 1);  // 256: two full rounds
   EXPECT_EQ(kg(z64, Z, N, T, 2048, 2048, 2048), 1);
