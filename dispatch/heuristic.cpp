@@ -365,6 +365,29 @@ Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
   return p;
 }
 
+// f64 NN / NT calls from 1024 to 4096 on a side (K 640-4096) that the model or the heuristic plans
+// unsplit on 64x128x8 or 128x64x8 blocks run 64x64x16 blocks of 32x32 warp tiles in three cp.async
+// stages instead (the model's own pick at 1024^2). Forced bursts on the H200 (perf notes §159,
+// `h200-f64-mid-square-tile-sweep.txt`): NT 1280^2-1792^2 41.5-55.3 TFLOP/s against those tiles'
+// 38.5-51.3, NT 2048^2-4096^2 x1.04-1.11 over the model's 64x128 (NT 8192^2 even: not taken), NN
+// 2048^2-4096^2 x1.03-1.09 over its 128x64, NN 1280 x 2560 x 640 x1.18, NT 1024 x 4096 x1.03; TN
+// ran x0.96-1.02 against 128x64 and keeps its plan (TT not measured).
+constexpr std::int64_t kMidSquareF64Least = 1024;
+constexpr std::int64_t kMidSquareF64Most = 4096;
+constexpr std::int64_t kMidSquareF64LeastK = 640;
+
+Plan mid_square_f64_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const gen::KernelConfig& c = p.config;
+  const bool big_tile = (c.ml == 64 && c.nl == 128) || (c.ml == 128 && c.nl == 64);
+  if (c.data != gen::DataType::F64 || c.family != gen::Family::Mma || !big_tile || c.u != 8 || p.kg != 1 ||
+      c.op_a != gen::Op::N || c.op_b == gen::Op::C || std::min(m, n) < kMidSquareF64Least ||
+      std::max({m, n, k}) > kMidSquareF64Most || k < kMidSquareF64LeastK)
+    return p;
+  const gen::Tile square{64, 64, 16, 32, 32, 1, gen::Family::Mma, false, 3};
+  Plan q = plan_from_tile(c.data, false, c.op_a, c.op_b, m, n, k, square, 1);
+  return gen::why_illegal(q.config).empty() ? q : p;
+}
+
 // f64's 32x32 blocks of 16x16 warp tiles hold two accumulator fragments a warp, so a K-step's mma
 // steps wait on each other. Where such a plan splits K in 4 slices or more, half the slices with
 // a 32-deep K-step in four accumulator sets (KernelConfig::ks) ran faster (perf notes §92,

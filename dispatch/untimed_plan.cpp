@@ -81,8 +81,9 @@ Plan model_choice_plan(const GemmCall& call, model::Picker& picker, const Plan& 
 // notes §70); below, the model is weighed against the narrow plan like any heuristic plan (§105:
 // its choices ran x1.11-1.23 of the narrow plan at K = 300-397). So does a skinny C of f64 / c64
 // (plan_skinny: the model's picks ran 0.81-0.91 of it, §77). Narrow, skinny and balanced plans,
-// one-wave deep splits (§145, §147) and c64's two slices for a part-empty round (§149) are for
-// plain calls (banded and triangular steps' blocks do unequal work).
+// one-wave deep splits (§145, §147), c64's two slices for a part-empty round (§149) and f64's
+// mid-size square tile (§159) are for plain calls (banded and triangular steps' blocks do unequal
+// work).
 constexpr std::int64_t kNarrowOverModelK = 512;
 
 Plan untimed_choice(const GemmCall& call, model::Picker* picker, int multiprocessors) {
@@ -106,6 +107,7 @@ Plan untimed_choice(const GemmCall& call, model::Picker* picker, int multiproces
         plan_gemm(call.data, call.scalar_f16, call.op_a, call.op_b, call.m, call.n, call.k, multiprocessors));
   }
   if (!plain) return plan;
+  plan = mid_square_f64_tile(plan, call.m, call.n, call.k);
   plan = balanced_split(plan, call.m, call.n, call.k, multiprocessors);
   plan = deep_split_waves(plan, call.m, call.n, call.k, multiprocessors);
   return split_part_round(plan, call.m, call.n, call.k, multiprocessors);
