@@ -142,9 +142,9 @@ Plan deep_split_waves(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
 // other plans come back as they are.
 Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, int multiprocessors);
 
-// An f64 NN / NT plan, unsplit on 64x128x8 or 128x64x8 blocks, of a call 1024 to 4096 on a side
-// and K 640 to 4096: 64x64x16 blocks of 32x32 warp tiles in three stages (perf notes §159); other
-// plans come back as they are.
+// An f64 NN / NT plan, unsplit on 64x128x8 blocks of 32x64 warp tiles or 128x64x8 of 64x32, of a
+// call 1024 to 4096 on a side and K 640 to 4096: 64x64x16 blocks of 32x32 warp tiles in three
+// stages (perf notes §159); other plans come back as they are.
 Plan mid_square_f64_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k);
 
 // f64's 32x32 blocks of 16x16 warp tiles split in 4 or more slices: a 32-deep K-step in four

@@ -371,14 +371,17 @@ Plan split_part_round(Plan p, std::int64_t m, std::int64_t n, std::int64_t k, in
 // `h200-f64-mid-square-tile-sweep.txt`): NT 1280^2-1792^2 41.5-55.3 TFLOP/s against those tiles'
 // 38.5-51.3, NT 2048^2-4096^2 x1.04-1.11 over the model's 64x128 (NT 8192^2 even: not taken), NN
 // 2048^2-4096^2 x1.03-1.09 over its 128x64, NN 1280 x 2560 x 640 x1.18, NT 1024 x 4096 x1.03; TN
-// ran x0.96-1.02 against 128x64 and keeps its plan (TT not measured).
+// ran x0.96-1.02 against 128x64 and keeps its plan (TT not measured). Only those blocks' 32x64 /
+// 64x32 warp tiles: the model's 64x128 of 64x32 warp tiles in four stages ran NN 3584^2 and 4096 x
+// 4096 x 2048 faster than 64x64x16 (x0.95 / 0.97 after the move, `h200-f64-mid-square-tile-ab.txt`).
 constexpr std::int64_t kMidSquareF64Least = 1024;
 constexpr std::int64_t kMidSquareF64Most = 4096;
 constexpr std::int64_t kMidSquareF64LeastK = 640;
 
 Plan mid_square_f64_tile(Plan p, std::int64_t m, std::int64_t n, std::int64_t k) {
   const gen::KernelConfig& c = p.config;
-  const bool big_tile = (c.ml == 64 && c.nl == 128) || (c.ml == 128 && c.nl == 64);
+  const bool big_tile = (c.ml == 64 && c.nl == 128 && c.ms == 32 && c.ns == 64) ||
+                        (c.ml == 128 && c.nl == 64 && c.ms == 64 && c.ns == 32);
   if (c.data != gen::DataType::F64 || c.family != gen::Family::Mma || !big_tile || c.u != 8 || p.kg != 1 ||
       c.op_a != gen::Op::N || c.op_b == gen::Op::C || std::min(m, n) < kMidSquareF64Least ||
       std::max({m, n, k}) > kMidSquareF64Most || k < kMidSquareF64LeastK)

@@ -721,6 +721,8 @@ TEST(MidSquareF64Tile, NnAndNtOnTheModelsBigTilesTakeTheSquareTile) {
   EXPECT_FALSE(square(ran(wide, D, N, T, 2048, 2048, 2048, 2)));   // split
   const gen::Tile other{64, 64, 8, 32, 32, 1, gen::Family::Mma, false, 4};
   EXPECT_FALSE(square(ran(other, D, N, T, 2048, 2048, 2048)));     // another tile
+  const gen::Tile wide_64x32{64, 128, 8, 64, 32, 1, gen::Family::Mma, false, 4};
+  EXPECT_FALSE(square(ran(wide_64x32, D, N, N, 3584, 3584, 3584)));  // other warp tiles: faster there
   const auto z = ran(gen::Tile{64, 64, 8, 64, 16, 1, gen::Family::Mma, false, 3}, gen::DataType::C64, N, T, 2048,
                      2048, 2048);
   EXPECT_EQ(z.config.u, 8);  // not f64
